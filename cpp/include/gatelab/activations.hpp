@@ -1,0 +1,49 @@
+// The activation catalogue of MATH.md A10: value, derivative, antiderivative where it
+// has a closed form, and the positive-homogeneity degree.
+//
+// Every function here is built from +, −, ×, ÷, sqrt and bit manipulation only (see
+// fastmath.hpp), never from the C library, so a given input gives the same bits natively
+// and in WebAssembly. The array forms process 4 lanes at a time; the scalar forms run
+// the same lane code, so scalar and array results agree bit for bit.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace gatelab {
+
+enum class Activation {
+  identity, relu, leaky_relu, relu2, gelu, gelu_tanh, silu, swish, sigmoid, tanh, softplus
+};
+
+inline constexpr int activation_count = 11;
+inline constexpr float leaky_relu_slope = 0.01f;
+
+// An activation with its parameter (beta is used by swish only: swish(z) = z·sigmoid(βz)).
+struct ActivationSpec {
+  Activation kind = Activation::relu;
+  float beta = 1.0f;
+};
+
+const char* activation_name(Activation a);
+std::optional<Activation> parse_activation(std::string_view name);
+Activation activation_by_index(int i);  // 0 … activation_count-1, catalogue order
+
+// Degree p with σ(αz) = αᵖσ(z) for all α > 0 and z, if one exists (identity, relu,
+// leaky_relu: 1; relu2: 2); nothing for the others.
+std::optional<int> homogeneity_degree(Activation a);
+bool is_linear(Activation a);                 // σ(z) = c·z for a constant c
+bool has_antiderivative(Activation a);        // Φ with Φ' = σ in closed form (MATH.md B3)
+
+float activation_value(ActivationSpec s, float z);
+float activation_derivative(ActivationSpec s, float z);
+// Φ(z) with Φ' = σ and Φ(0) = 0; only where has_antiderivative(kind).
+double activation_antiderivative(ActivationSpec s, double z);
+
+// out[i] = σ(z[i]); out may alias z.
+void activation_forward(ActivationSpec s, const float* z, float* out, std::size_t n);
+// out[i] = σ'(z[i]); out may alias z.
+void activation_backward(ActivationSpec s, const float* z, float* out, std::size_t n);
+
+}  // namespace gatelab

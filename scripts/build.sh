@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the native core + tests + benchmarks and the wasm module + wasm tests, then the
+# one-file embed bundle. Incremental: with nothing changed it only checks timestamps.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+if [ ! -f build/native/CMakeCache.txt ]; then
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build build/native -j"$jobs"
+
+if [ ! -f build/wasm/CMakeCache.txt ]; then
+  # emcmake would pass --experimental-wasm-threads to node, which Node 20 rejects.
+  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
+fi
+cmake --build build/wasm -j"$jobs"
+
+node scripts/bundle.mjs

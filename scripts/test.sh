@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every test: the C++ suite natively and as wasm under node, then the JS API tests
+# and the browser tests (real wasm module, real headless Chromium) with node's runner.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== C++ tests, native"
+ctest --test-dir build/native --output-on-failure -j"$jobs"
+echo "== C++ tests, wasm under node"
+ctest --test-dir build/wasm --output-on-failure -j"$jobs"
+echo "== JavaScript and browser tests"
+node --test --test-concurrency=1 tests/js/ tests/browser/
