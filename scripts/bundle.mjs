@@ -23,6 +23,15 @@ const inputs = Math.max(newestMtime(join(root, 'web/lib')), newestMtime(join(roo
   statSync(join(root, 'web/dist/gatelab_wasm_single.mjs')).mtimeMs);
 if (existsSync(out) && statSync(out).mtimeMs >= inputs) process.exit(0);
 
+// The embed uses the loader of the single-file module (wasm inlined as base64) in place of
+// the one that fetches gatelab_wasm.wasm, so one script tag is the whole install.
+const inlineWasmLoader = {
+  name: 'inline-wasm-loader',
+  setup(b) {
+    b.onResolve({ filter: /\/wasm-loader\.js$/ }, () => ({ path: join(root, 'web/lib/wasm-loader.single.js') }));
+  },
+};
+
 await build({
   entryPoints: [entry],
   outfile: out,
@@ -30,8 +39,7 @@ await build({
   format: 'esm',
   minify: true,
   target: 'es2022',
-  // The single-file module replaces the one that fetches gatelab_wasm.wasm.
-  alias: { './gatelab_wasm_loader.js': join(root, 'web/lib/gatelab_wasm_loader.single.js') },
+  plugins: [inlineWasmLoader],
   external: ['node:*'],
   logLevel: 'warning',
 });

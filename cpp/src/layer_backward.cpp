@@ -1,0 +1,78 @@
+// Backward pass of the paper-A layers: dL/dx and dL/d(Q, K, V) from dL/d(out). The hidden
+// intermediates are recomputed from x (one forward's worth of work) so the layer keeps no
+// state between calls that a caller could get out of step.
+#include <vector>
+
+#include "gatelab/layer.hpp"
+#include "gatelab/matmul.hpp"
+#include "layer_workspace.hpp"
+
+namespace gatelab {
+namespace {
+
+void ensure(std::vector<float>& buffer, std::size_t n) {
+  if (buffer.size() < n) buffer.resize(n);
+}
+
+}  // namespace
+
+void Layer::backward(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const {
+  Workspace& ws = *workspace_;
+  compute_hidden(x, rows, ws);
+  const int d = config_.d_in, m = config_.hidden, o = config_.d_out;
+  const int r = config_.kind == LayerKind::mlp ? 1 : config_.rank;
+  const std::size_t units = static_cast<std::size_t>(rows) * m;
+  const std::size_t factors = units * r;
+  if (grads.q.shape() != params_.q.shape() || grads.k.shape() != params_.k.shape() ||
+      grads.v.shape() != params_.v.shape()) {
+    grads = zeros_like(params_);
+  }
+
+  // dV (m, o) = actᵀ (m, rows) · grad_out (rows, o);  dact (rows, m) = grad_out · Vᵀ
+  matmul_tn(ws.act.data(), grad_out, grads.v.data(), m, rows, o);
+  ensure(ws.grad_act, units);
+  matmul_nt(grad_out, params_.v.data(), ws.grad_act.data(), rows, o, m);
+
+  ensure(ws.grad_sk, factors);
+  if (config_.kind == LayerKind::mlp) {
+    // dpre = dact ⊙ σ'(pre);  dK (m, d) = dpreᵀ · x;  dx = dpre · K
+    activation_backward(config_.activation, ws.pre.data(), ws.grad_sk.data(), units);
+    for (std::size_t u = 0; u < units; ++u) ws.grad_sk[u] *= ws.grad_act[u];
+    matmul_tn(ws.grad_sk.data(), x, grads.k.data(), m, rows, d);
+    if (grad_x) matmul_nn(ws.grad_sk.data(), params_.k.data(), grad_x, rows, m, d);
+    return;
+  }
+
+  ensure(ws.grad_sq, factors);
+  if (config_.kind == LayerKind::symmetric) {
+    // dpre = dact ⊙ σ'(pre);  dsq = dpre · sk;  dsk = dpre · sq  (per unit, broadcast over rank)
+    ensure(ws.grad_pre, units);
+    activation_backward(config_.activation, ws.pre.data(), ws.grad_pre.data(), units);
+    for (std::size_t u = 0; u < units; ++u) {
+      const float g = ws.grad_pre[u] * ws.grad_act[u];
+      for (int t = 0; t < r; ++t) {
+        ws.grad_sq[u * r + t] = g * ws.sk[u * r + t];
+        ws.grad_sk[u * r + t] = g * ws.sq[u * r + t];
+      }
+    }
+  } else {
+    // gated: dsq = dact · σ'(sq) · sk;  dsk = dact · σ(sq)
+    activation_backward(config_.activation, ws.sq.data(), ws.grad_sq.data(), factors);
+    for (std::size_t u = 0; u < units; ++u) {
+      const float g = ws.grad_act[u];
+      for (int t = 0; t < r; ++t) {
+        ws.grad_sq[u * r + t] *= g * ws.sk[u * r + t];
+        ws.grad_sk[u * r + t] = g * ws.gate[u * r + t];
+      }
+    }
+  }
+  // dQflat (m·r, d) = dsqᵀ · x;  dKflat = dskᵀ · x;  dx = dsq · Qflat + dsk · Kflat
+  matmul_tn(ws.grad_sq.data(), x, grads.q.data(), m * r, rows, d);
+  matmul_tn(ws.grad_sk.data(), x, grads.k.data(), m * r, rows, d);
+  if (grad_x) {
+    matmul_nn(ws.grad_sq.data(), params_.q.data(), grad_x, rows, m * r, d);
+    matmul_nn(ws.grad_sk.data(), params_.k.data(), grad_x, rows, m * r, d, /*accumulate=*/true);
+  }
+}
+
+}  // namespace gatelab

@@ -1,0 +1,166 @@
+// Forward against the double-precision reference, and backward against double central
+// differences of the reference, for every kind × activation × rank ∈ {1, 2, d_in}.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gatelab/layer.hpp"
+#include "gatelab/rng.hpp"
+#include "support/reference_layer.hpp"
+
+using namespace gatelab;
+
+namespace {
+
+struct Case {
+  LayerKind kind;
+  Activation activation;
+  int rank;
+};
+
+std::string case_name(const testing::TestParamInfo<Case>& info) {
+  return std::string(layer_kind_name(info.param.kind)) + "_" + activation_name(info.param.activation) + "_r" +
+         std::to_string(info.param.rank);
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (int a = 0; a < activation_count; ++a) {
+    cases.push_back({LayerKind::mlp, activation_by_index(a), 1});
+    for (LayerKind kind : {LayerKind::symmetric, LayerKind::gated}) {
+      for (int rank : {1, 2, 3}) cases.push_back({kind, activation_by_index(a), rank});
+    }
+  }
+  return cases;
+}
+
+std::vector<float> random_floats(Pcg32& rng, std::size_t n, float scale = 1.0f) {
+  std::vector<float> v(n);
+  for (float& f : v) f = scale * rng.normal();
+  return v;
+}
+
+class LayerGradients : public testing::TestWithParam<Case> {
+ protected:
+  LayerConfig config() const {
+    LayerConfig c;
+    c.kind = GetParam().kind;
+    c.activation = {GetParam().activation, 1.3f};
+    c.d_in = 3;
+    c.hidden = 4;
+    c.d_out = 2;
+    c.rank = GetParam().rank;
+    c.seed = 11;
+    return c;
+  }
+};
+
+// Σ out ⊙ w in double: the scalar loss whose gradient backward computes for grad_out = w.
+double loss(const LayerConfig& c, const reference::Params& p, const std::vector<double>& x, int rows,
+            const std::vector<float>& w) {
+  const std::vector<double> out = reference::forward(c, p, x, rows);
+  double sum = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) sum += out[i] * w[i];
+  return sum;
+}
+
+// Central difference of the loss along one coordinate of a double vector.
+template <class Perturb>
+double central_difference(Perturb&& loss_at, double& coordinate) {
+  const double h = 1e-6, saved = coordinate;
+  coordinate = saved + h;
+  const double up = loss_at();
+  coordinate = saved - h;
+  const double down = loss_at();
+  coordinate = saved;
+  return (up - down) / (2 * h);
+}
+
+void expect_close(double analytic, double numeric, const std::string& what) {
+  EXPECT_NEAR(analytic, numeric, 2e-3 * std::fabs(numeric) + 2e-4) << what;
+}
+
+}  // namespace
+
+TEST_P(LayerGradients, ForwardMatchesDoubleReference) {
+  const LayerConfig c = config();
+  ASSERT_EQ(validate(c), "");
+  Layer layer(c);
+  Pcg32 rng(3);
+  const int rows = 7;
+  const std::vector<float> x = random_floats(rng, rows * c.d_in);
+  std::vector<float> out(rows * c.d_out);
+  layer.forward(x.data(), rows, out.data());
+  const std::vector<double> ref =
+      reference::forward(c, reference::params_of(layer), std::vector<double>(x.begin(), x.end()), rows);
+  for (std::size_t i = 0; i < out.size(); ++i) EXPECT_NEAR(out[i], ref[i], 1e-5 * (1 + std::fabs(ref[i]))) << i;
+}
+
+TEST_P(LayerGradients, BackwardMatchesCentralDifferences) {
+  const LayerConfig c = config();
+  Layer layer(c);
+  Pcg32 rng(5);
+  const int rows = 5;
+  const std::vector<float> x = random_floats(rng, rows * c.d_in);
+  const std::vector<float> w = random_floats(rng, rows * c.d_out);
+
+  std::vector<float> grad_x(x.size());
+  LayerParams grads;
+  layer.backward(x.data(), rows, w.data(), grad_x.data(), grads);
+
+  reference::Params p = reference::params_of(layer);
+  std::vector<double> xd(x.begin(), x.end());
+  auto at = [&] { return loss(c, p, xd, rows, w); };
+  for (std::size_t i = 0; i < xd.size(); ++i) expect_close(grad_x[i], central_difference(at, xd[i]), "dx " + std::to_string(i));
+  for (std::size_t i = 0; i < p.q.size(); ++i) expect_close(grads.q.data()[i], central_difference(at, p.q[i]), "dQ " + std::to_string(i));
+  for (std::size_t i = 0; i < p.k.size(); ++i) expect_close(grads.k.data()[i], central_difference(at, p.k[i]), "dK " + std::to_string(i));
+  for (std::size_t i = 0; i < p.v.size(); ++i) expect_close(grads.v.data()[i], central_difference(at, p.v[i]), "dV " + std::to_string(i));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients, testing::ValuesIn(all_cases()), case_name);
+
+TEST(LayerConfigValidation, RejectsBadSizesWithNamedField) {
+  LayerConfig c;
+  c.d_in = 0;
+  EXPECT_NE(validate(c).find("dIn"), std::string::npos);
+  c = LayerConfig{};
+  c.hidden = max_layer_dim + 1;
+  EXPECT_NE(validate(c).find("hidden"), std::string::npos);
+  c = LayerConfig{};
+  c.rank = c.d_in + 1;
+  EXPECT_NE(validate(c).find("rank"), std::string::npos);
+  c = LayerConfig{};
+  c.kind = LayerKind::mlp;
+  c.rank = 99;  // ignored by mlp
+  EXPECT_EQ(validate(c), "");
+  c = LayerConfig{};
+  c.d_in = c.hidden = 4096;
+  c.rank = 4;
+  EXPECT_NE(validate(c).find("parameters"), std::string::npos);
+  c = LayerConfig{};
+  c.activation.beta = NAN;
+  EXPECT_NE(validate(c).find("beta"), std::string::npos);
+}
+
+TEST(LayerLifetime, LiveCountTracksConstructionAndCopies) {
+  const int before = Layer::live_count();
+  {
+    Layer a(LayerConfig{});
+    Layer b = a.exchanged();
+    EXPECT_EQ(Layer::live_count(), before + 2);
+  }
+  EXPECT_EQ(Layer::live_count(), before);
+}
+
+TEST(LayerInit, SameSeedSameParameters) {
+  LayerConfig c;
+  c.seed = 99;
+  Layer a(c), b(c);
+  EXPECT_EQ(a.params().q, b.params().q);
+  EXPECT_EQ(a.params().v, b.params().v);
+  c.seed = 100;
+  Layer other(c);
+  EXPECT_NE(a.params().q, other.params().q);
+}
