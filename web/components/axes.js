@@ -1,0 +1,95 @@
+// Axes for canvas plots: linear scales, "nice" tick values, and the frame with ticks and labels.
+// Coordinates are CSS pixels (the context is already scaled by devicePixelRatio).
+
+/** A linear map from [d0, d1] to [r0, r1]. */
+export function linearScale(d0, d1, r0, r1) {
+  const k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);
+  return (v) => r0 + (v - d0) * k;
+}
+
+/** About `count` round tick values covering [min, max]. */
+export function niceTicks(min, max, count = 5) {
+  if (!(max > min)) return [min];
+  const raw = (max - min) / Math.max(1, count);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
+  const ticks = [];
+  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + step * 1e-9; v += step) {
+    ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  }
+  return ticks;
+}
+
+/** Short tick text: 0.5, 2, −1.5 (with a real minus sign), 1e-3. */
+export function formatTick(v) {
+  const text = Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(0)
+    : String(Number(v.toPrecision(4)));
+  return text.replace('-', '\u2212');
+}
+
+/**
+ * Draws the left and bottom axes of `plot` ({x, y, w, h}) with ticks and labels.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {{ x: number[], y: number[], xScale: Function, yScale: Function, xLabel?: string,
+ *   yLabel?: string, theme: object, fontSize: number, gridLines?: boolean }} options
+ */
+export function drawAxes(ctx, plot, { x, y, xScale, yScale, xLabel, yLabel, theme, fontSize, gridLines }) {
+  ctx.save();
+  ctx.lineWidth = 1;
+  ctx.font = `${fontSize}px ${theme.font}`;
+  ctx.fillStyle = theme.muted;
+  if (gridLines) {
+    ctx.strokeStyle = theme.grid;
+    ctx.beginPath();
+    for (const v of x) ctx.moveTo(Math.round(xScale(v)) + 0.5, plot.y), ctx.lineTo(Math.round(xScale(v)) + 0.5, plot.y + plot.h);
+    for (const v of y) ctx.moveTo(plot.x, Math.round(yScale(v)) + 0.5), ctx.lineTo(plot.x + plot.w, Math.round(yScale(v)) + 0.5);
+    ctx.stroke();
+  }
+  ctx.strokeStyle = theme.muted;
+  ctx.beginPath();
+  ctx.moveTo(plot.x - 0.5, plot.y);
+  ctx.lineTo(plot.x - 0.5, plot.y + plot.h + 0.5);
+  ctx.lineTo(plot.x + plot.w, plot.y + plot.h + 0.5);
+  ctx.stroke();
+
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  ctx.beginPath();
+  for (const v of x) {
+    const px = Math.round(xScale(v)) + 0.5;
+    ctx.moveTo(px, plot.y + plot.h);
+    ctx.lineTo(px, plot.y + plot.h + 4);
+    ctx.fillText(formatTick(v), px, plot.y + plot.h + 6);
+  }
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const v of y) {
+    const py = Math.round(yScale(v)) + 0.5;
+    ctx.moveTo(plot.x, py);
+    ctx.lineTo(plot.x - 4, py);
+    ctx.fillText(formatTick(v), plot.x - 6, py);
+  }
+  ctx.stroke();
+
+  ctx.fillStyle = theme.fg;
+  if (xLabel) {
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.fillText(xLabel, plot.x + plot.w / 2, plot.y + plot.h + 8 + fontSize);
+  }
+  if (yLabel) {
+    // Rotated, at the left edge of the margin reserved by axisMargins().
+    ctx.translate(plot.x - axisMargins(fontSize).left + 2, plot.y + plot.h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.fillText(yLabel, 0, 0);
+  }
+  ctx.restore();
+}
+
+/** Plot-area margins that leave room for tick labels and axis labels at this font size. */
+export function axisMargins(fontSize) {
+  return { left: Math.round(4.6 * fontSize), right: Math.round(0.8 * fontSize),
+    top: Math.round(1.8 * fontSize), bottom: Math.round(3.2 * fontSize) };
+}

@@ -1,0 +1,115 @@
+// Types of GateLab's figure elements (web/components/index.js). See README.md beside this file.
+import type { GateLab } from '../lib/gatelab.js';
+
+/** What a figure's `change` event carries. */
+export interface FigureChangeDetail<State> {
+  /** Names of the state entries that changed. */
+  changed: (keyof State)[];
+  /** The whole state after the change. */
+  state: State;
+  /** Where the change came from: a control, a property set from JS, or an attribute. */
+  source: 'user' | 'property' | 'attribute';
+}
+
+/** What a figure's `ready` event carries. */
+export interface FigureReadyDetail<State> {
+  state: State;
+  /** The library version. */
+  version: string;
+  /** performance.now() at the first complete drawing. */
+  time: number;
+}
+
+/** The base class of every figure. */
+export declare class GateLabFigure<State extends object = Record<string, unknown>> extends HTMLElement {
+  /** Attribute schema: name -> { type, default, min?, max?, values?, pattern? }. */
+  static schema: Record<string, object>;
+  static styles: string;
+  static lazyMargin: string;
+  static define(tag: string): void;
+
+  /** The loaded API, null until the figure starts (it starts near the viewport). */
+  lab: GateLab | null;
+  state: Readonly<State>;
+  readonly visible: boolean;
+  reducedMotion: boolean;
+  /** Resolves after the first complete drawing. */
+  readonly ready: Promise<this>;
+  /** Resolves when the figure has started, finished its computations and drawn them. */
+  settled(): Promise<this>;
+  /** The live readout's current text. */
+  readonly readoutText: string;
+  setState(patch: Partial<State>, source?: 'user' | 'property' | 'attribute'): void;
+  refreshTheme(): void;
+  toPNG(): Promise<Blob>;
+  toCSV(): string;
+  downloadPNG(): Promise<void>;
+  downloadCSV(): void;
+}
+
+export interface ExchangePlaneState {
+  activation: string;
+  beta: number;
+  min: number;
+  max: number;
+  n: number;
+  seed: number;
+}
+
+export interface ExchangeGaps {
+  /** Exchange gap of a random gated layer (MATH.md A7). */
+  gated: number;
+  /** Exchange gap of a random symmetric layer: 0 up to rounding. */
+  symmetric: number;
+  /** An MLP has no query to exchange. */
+  mlp: null;
+  rows: number;
+  trials: number;
+}
+
+/** <gatelab-exchange-plane>: g(a, b) = σ(a)b − σ(b)a, σ(z)/z, and the exchange gaps. */
+export declare class GateLabExchangePlane extends GateLabFigure<ExchangePlaneState> {
+  activation: string;
+  beta: number;
+  min: number;
+  max: number;
+  n: number;
+  seed: number;
+  /** [min, max] in use (the defaults when min >= max). */
+  readonly range: [number, number];
+  /** The last computed gaps, or null while computing. */
+  readonly gaps: ExchangeGaps | null;
+}
+
+export declare function configureSharedLab(options: { wasmUrl?: string | URL }): void;
+export declare function sharedLab(): Promise<GateLab>;
+
+export interface RunOptions {
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Runs lab-tasks.js tasks in a module worker (or, as a fallback, on the main thread in slices). */
+export declare class LabRunner {
+  constructor(options?: { worker?: boolean; workerUrl?: string | URL | null });
+  readonly mode: 'idle' | 'starting' | 'worker' | 'main';
+  run(task: 'exchangeGaps', args: { activation: string; beta?: number; seed?: number; dIn?: number;
+    hidden?: number; dOut?: number; rows?: number; trials?: number }, options?: RunOptions): Promise<ExchangeGaps>;
+  run(task: 'exchangePlane', args: { activation: string; beta?: number; min?: number; max?: number; n?: number },
+    options?: RunOptions): Promise<Float32Array>;
+  terminate(): void;
+}
+export declare function configureRunner(config: { worker?: boolean; workerUrl?: string | URL }): void;
+export declare function sharedRunner(): LabRunner;
+
+/** Mirrors a figure's state to location.hash; returns a function that stops it. */
+export declare function mirrorStateToHash(element: GateLabFigure, options?: { key?: string }): () => void;
+
+export declare const FIGURES: { 'gatelab-exchange-plane': typeof GateLabExchangePlane };
+export declare function defineFigures(): void;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'gatelab-exchange-plane': GateLabExchangePlane;
+  }
+}
