@@ -59,8 +59,9 @@ void exchange_plane(ActivationSpec s, float lo, float hi, int n, float* out) {
 }
 
 float activation_ratio(ActivationSpec s, float z) {
-  if (z == 0.0f) return activation_derivative(s, 0.0f);
-  return activation_value(s, z) / z;
+  if (z != 0.0f) return activation_value(s, z) / z;
+  // At 0 the ratio has the limit σ'(0) only when σ(0) = 0; otherwise σ(z)/z has a pole there.
+  return activation_value(s, 0.0f) == 0.0f ? activation_derivative(s, 0.0f) : NAN;
 }
 
 void activation_curve(ActivationSpec s, float lo, float hi, int n, float* z, float* value, float* derivative,
@@ -69,7 +70,7 @@ void activation_curve(ActivationSpec s, float lo, float hi, int n, float* z, flo
   for (int i = 0; i < n; ++i) z[i] = lo + step * static_cast<float>(i);
   activation_forward(s, z, value, n);
   activation_backward(s, z, derivative, n);
-  for (int i = 0; i < n; ++i) ratio[i] = z[i] == 0.0f ? derivative[i] : value[i] / z[i];
+  for (int i = 0; i < n; ++i) ratio[i] = z[i] == 0.0f ? activation_ratio(s, 0.0f) : value[i] / z[i];
 }
 
 HomogeneityEstimate estimate_homogeneity(ActivationSpec s, std::uint64_t seed, int samples) {

@@ -104,7 +104,7 @@ export interface ActivationCurve {
   z: Float32Array;
   value: Float32Array;
   derivative: Float32Array;
-  /** σ(z)/z, with the limit σ'(0) at z = 0. */
+  /** σ(z)/z, with the limit σ'(0) at z = 0 when σ(0) = 0, and NaN there when σ(0) ≠ 0 (a pole). */
   ratio: Float32Array;
 }
 

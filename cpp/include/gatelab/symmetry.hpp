@@ -25,7 +25,8 @@ double scaling_gap_per_unit(const Layer& layer, const float* x, int rows, const 
 // out (n, n): out[i·n + j] = σ(a_i) b_j − σ(b_j) a_i, a_i = b_i = lo + i·(hi − lo)/(n − 1).
 void exchange_plane(ActivationSpec s, float lo, float hi, int n, float* out);
 
-// σ(z)/z, with its limit σ'(0) at z = 0 (the constant c of A7 when σ is linear).
+// σ(z)/z, with its limit σ'(0) at z = 0 when σ(0) = 0 (the constant c of A7 when σ is linear),
+// and NaN at z = 0 when σ(0) ≠ 0 (a pole).
 float activation_ratio(ActivationSpec s, float z);
 
 // Samples of z on [lo, hi] (n ≥ 2) with value, derivative and ratio, for curves.
