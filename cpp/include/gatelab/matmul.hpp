@@ -4,6 +4,10 @@
 // multiply and add (no FMA contraction), so the fast kernels give bit-identical
 // results natively and in WebAssembly. The naive references in `reference::`
 // accumulate in double and exist only to check the fast kernels.
+//
+// c must not overlap a or b. Any of m, k, n may be 0 (k = 0 gives C = 0, or leaves C when
+// accumulating). Packing scratch is thread_local and kept between calls, so calls from
+// different threads are safe and a warm call allocates nothing.
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,191 @@
+// Benchmark of the matrix products in matmul.hpp: GFLOP/s (2·m·k·n per call) of nn, tn and
+// nt at square sizes and at the shapes the layers use, built natively and as wasm (run the
+// .js with node). Each measurement calls the kernel again and again (V8 has no on-stack
+// replacement for wasm, so one long call would stay in the baseline compiler), after a
+// warm-up, and reports the median of several timed batches.
+//   bench_matmul            a table
+//   bench_matmul --json     one JSON object with a row per (variant, shape), for bench/run.mjs
+//   bench_matmul --quick    tiny sizes and short timings (a smoke test)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gatelab/matmul.hpp"
+#include "gatelab/rng.hpp"
+
+namespace {
+
+struct Shape {
+  int m, k, n;
+  const char* note;
+};
+
+using Kernel = void (*)(const float*, const float*, float*, int, int, int, bool);
+
+struct Variant {
+  const char* name;
+  Kernel kernel;
+};
+
+const Variant kVariants[] = {
+    {"nn", gatelab::matmul_nn}, {"tn", gatelab::matmul_tn}, {"nt", gatelab::matmul_nt}};
+
+double now_seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+struct Timing {
+  double warmup_s, batch_s;
+  int repeats;
+};
+
+struct Rate {
+  double median, best;
+};
+
+// Median and best GFLOP/s of `kernel` on one shape. The batch size is chosen during warm-up so
+// that each timed batch lasts about timing.batch_s.
+Rate measure(Kernel kernel, const Shape& s, const Timing& timing) {
+  gatelab::Pcg32 rng(1234);
+  std::vector<float> a(static_cast<size_t>(s.m) * s.k), b(static_cast<size_t>(s.k) * s.n);
+  std::vector<float> c(static_cast<size_t>(s.m) * s.n);
+  for (float& x : a) x = rng.uniform(-1.0f, 1.0f);
+  for (float& x : b) x = rng.uniform(-1.0f, 1.0f);
+  const double flops = 2.0 * s.m * s.k * s.n;
+
+  long calls = 0;
+  const double start = now_seconds();
+  double elapsed = 0;
+  do {
+    kernel(a.data(), b.data(), c.data(), s.m, s.k, s.n, false);
+    ++calls;
+    elapsed = now_seconds() - start;
+  } while (elapsed < timing.warmup_s || calls < 3);
+  const long batch = std::max(1L, static_cast<long>(timing.batch_s / (elapsed / calls)));
+
+  std::vector<double> rates;
+  for (int r = 0; r < timing.repeats; ++r) {
+    const double t0 = now_seconds();
+    for (long i = 0; i < batch; ++i) kernel(a.data(), b.data(), c.data(), s.m, s.k, s.n, false);
+    const double dt = now_seconds() - t0;
+    rates.push_back(flops * batch / dt / 1e9);
+  }
+  std::sort(rates.begin(), rates.end());
+  return {rates[rates.size() / 2], rates.back()};
+}
+
+// The core clock under load, from a chain of dependent register-to-register integer adds
+// (one cycle each on every x86-64 core; add-immediate chains are folded by recent Intel
+// renamers, so the addend is a register); 0 where it cannot be measured (wasm, other CPUs).
+double measure_clock_ghz(int attempts) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+  double best = 0;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    // 2M cycles, under a millisecond: short enough that some attempts run unpreempted even
+    // on a busy (or overcommitted virtual) machine, and the fastest attempt is the clock.
+    const long iterations = 200000;
+    long x = 0, one = 1;
+    const double t0 = now_seconds();
+    for (long i = 0; i < iterations; ++i) {
+      asm volatile(
+          "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+          "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+          : "+r"(x)
+          : "r"(one));
+    }
+    const double dt = now_seconds() - t0;
+    best = std::max(best, iterations * 10.0 / dt / 1e9);
+  }
+  return best;
+#else
+  (void)attempts;
+  return 0;
+#endif
+}
+
+const char* platform() {
+#if defined(__EMSCRIPTEN__)
+  return "wasm";
+#else
+  return "native";
+#endif
+}
+
+const char* vector_width() {
+#if defined(__EMSCRIPTEN__)
+  return "simd128";
+#elif defined(__AVX512F__)
+  return "avx512";
+#elif defined(__AVX__)
+  return "avx";
+#else
+  return "sse";
+#endif
+}
+
+std::vector<Shape> shapes(bool quick) {
+  if (quick) return {{16, 16, 16, "square"}, {33, 17, 9, "odd"}, {64, 64, 64, "square"}};
+  std::vector<Shape> list;
+  for (int n : {64, 128, 256, 512, 1024}) list.push_back({n, n, n, "square"});
+  list.push_back({500, 2, 16, "layer: 2 inputs -> 16 hidden, batch 500"});
+  list.push_back({500, 16, 1, "layer: 16 hidden -> 1 output, batch 500"});
+  list.push_back({4096, 64, 64, "layer: 64 -> 64, batch 4096"});
+  list.push_back({64, 64, 256, "layer: 64 -> 256, batch 64"});
+  return list;
+}
+
+std::string shape_name(const Shape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool json = false, quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--json") == 0) json = true;
+    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else {
+      std::fprintf(stderr, "usage: bench_matmul [--json] [--quick]\n");
+      return 2;
+    }
+  }
+  const Timing timing = quick ? Timing{0.02, 0.005, 3} : Timing{0.3, 0.01, 21};
+  const std::vector<Shape> list = shapes(quick);
+  const double clock_ghz = measure_clock_ghz(quick ? 50 : 300);
+
+  if (json) {
+    std::printf("{\"bench\": \"matmul\", \"platform\": \"%s\", \"vector\": \"%s\", \"clock_ghz\": %.3f, \"rows\": [",
+                platform(), vector_width(), clock_ghz);
+  } else {
+    std::printf("matmul GFLOP/s (%s, %s; m x k x n; median / best of %d batches)\n", platform(), vector_width(),
+                timing.repeats);
+    if (clock_ghz > 0) std::printf("core clock under load: %.2f GHz (measured)\n", clock_ghz);
+    std::printf("%-16s %13s %13s %13s   %s\n", "shape", "nn", "tn", "nt", "");
+  }
+  bool first = true;
+  for (const Shape& s : list) {
+    Rate rate[3];
+    for (int v = 0; v < 3; ++v) rate[v] = measure(kVariants[v].kernel, s, timing);
+    if (!json) {
+      std::printf("%-16s", shape_name(s).c_str());
+      for (const Rate& r : rate) std::printf(" %6.1f / %4.1f", r.median, r.best);
+      std::printf("   %s\n", s.note);
+      std::fflush(stdout);
+      continue;
+    }
+    for (int v = 0; v < 3; ++v) {
+      std::printf("%s\n  {\"op\": \"matmul_%s\", \"shape\": \"%s\", \"m\": %d, \"k\": %d, \"n\": %d, "
+                  "\"note\": \"%s\", \"unit\": \"GFLOP/s\", \"value\": %.3f, \"best\": %.3f}",
+                  first ? "" : ",", kVariants[v].name, shape_name(s).c_str(), s.m, s.k, s.n, s.note, rate[v].median,
+                  rate[v].best);
+      first = false;
+    }
+  }
+  if (json) std::printf("\n]}\n");
+  return 0;
+}
