@@ -4,7 +4,8 @@
 // replacement for wasm, so one long call would stay in the baseline compiler), after a
 // warm-up, and reports the median of several timed batches.
 //   bench_matmul            a table
-//   bench_matmul --json     one JSON object with a row per (variant, shape), for bench/run.mjs
+//   bench_matmul --json     one JSON object with a row per shape (nn, the layout the peers
+//                           are compared on), for bench/run.mjs; --all adds tn and nt
 //   bench_matmul --quick    tiny sizes and short timings (a smoke test)
 #include <algorithm>
 #include <chrono>
@@ -127,14 +128,15 @@ const char* vector_width() {
 #endif
 }
 
+// The same list as bench/suite/shapes.mjs (the TF.js and ONNX Runtime Web rows): keep equal.
 std::vector<Shape> shapes(bool quick) {
   if (quick) return {{16, 16, 16, "square"}, {33, 17, 9, "odd"}, {64, 64, 64, "square"}};
   std::vector<Shape> list;
   for (int n : {64, 128, 256, 512, 1024}) list.push_back({n, n, n, "square"});
-  list.push_back({500, 2, 16, "layer: 2 inputs -> 16 hidden, batch 500"});
-  list.push_back({500, 16, 1, "layer: 16 hidden -> 1 output, batch 500"});
-  list.push_back({4096, 64, 64, "layer: 64 -> 64, batch 4096"});
-  list.push_back({64, 64, 256, "layer: 64 -> 256, batch 64"});
+  list.push_back({500, 2, 16, "layer: 2 inputs -> 16 hidden, 500 points"});
+  list.push_back({500, 16, 1, "layer: 16 hidden -> 1 output, 500 points"});
+  list.push_back({16384, 3, 16, "layer: a 128x128 grid through a first layer (x, y, 1) -> 16"});
+  list.push_back({64, 64, 256, "layer: 64 -> 256, 64 tokens"});
   return list;
 }
 
@@ -145,12 +147,13 @@ std::string shape_name(const Shape& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool json = false, quick = false;
+  bool json = false, quick = false, all = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--json") == 0) json = true;
     else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--all") == 0) all = true;
     else {
-      std::fprintf(stderr, "usage: bench_matmul [--json] [--quick]\n");
+      std::fprintf(stderr, "usage: bench_matmul [--json] [--quick] [--all]\n");
       return 2;
     }
   }
@@ -169,8 +172,9 @@ int main(int argc, char** argv) {
   }
   bool first = true;
   for (const Shape& s : list) {
+    const int variants = json && !all ? 1 : 3;
     Rate rate[3];
-    for (int v = 0; v < 3; ++v) rate[v] = measure(kVariants[v].kernel, s, timing);
+    for (int v = 0; v < variants; ++v) rate[v] = measure(kVariants[v].kernel, s, timing);
     if (!json) {
       std::printf("%-16s", shape_name(s).c_str());
       for (const Rate& r : rate) std::printf(" %6.1f / %4.1f", r.median, r.best);
@@ -178,7 +182,7 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       continue;
     }
-    for (int v = 0; v < 3; ++v) {
+    for (int v = 0; v < variants; ++v) {
       std::printf("%s\n  {\"op\": \"matmul_%s\", \"shape\": \"%s\", \"m\": %d, \"k\": %d, \"n\": %d, "
                   "\"note\": \"%s\", \"unit\": \"GFLOP/s\", \"value\": %.3f, \"best\": %.3f}",
                   first ? "" : ",", kVariants[v].name, shape_name(s).c_str(), s.m, s.k, s.n, s.note, rate[v].median,

@@ -1,6 +1,6 @@
 // The wasm SIMD128 peak that bench/run.mjs divides by: 4 lanes × 4 flops per cycle (two
 // multiply and two add pipes, since wasm has no portable FMA) × the core clock. The clock is
-// the one native bench_matmul measured under load (a chain of dependent integer adds, one
+// the one native bench_peak / bench_matmul measured under load (a chain of dependent integer adds, one
 // cycle each), or else /proc/cpuinfo "cpu MHz", which on VMs is often the base clock.
 import { readFileSync } from 'node:fs';
 
@@ -19,7 +19,7 @@ function cpuinfoGhz() {
 // Returns { ghz, source, gflops } or null when no clock is known.
 export function wasmPeak(measuredGhz) {
   let ghz = measuredGhz > 0 ? measuredGhz : 0;
-  let source = 'measured under load by native bench_matmul (dependent integer-add chain)';
+  let source = 'measured under load by the native benchmarks (a chain of dependent integer adds)';
   if (!ghz) {
     ghz = cpuinfoGhz();
     source = '/proc/cpuinfo "cpu MHz" (not measured; may be the base clock)';

@@ -1,65 +1,108 @@
 // The `npm run bench` driver. Run from the repository root after scripts/build.sh: it
-// collects rows from every source module below (GateLab's native and wasm benchmarks; later
-// TF.js and ONNX Runtime Web), one after another so they do not compete for cores, and
-// prints one table: the same op and shape side by side per source, with each wasm column's
-// GFLOP/s as a percentage of the wasm SIMD128 peak (see peak.mjs).
+// collects rows from every source module below, one after another so they do not compete
+// for cores, and prints one table: each op and shape on one line, GateLab native and wasm
+// beside TF.js (wasm backend and cpu backend) and ONNX Runtime Web, the wasm column's GFLOP/s
+// as a percentage of the wasm SIMD128 peak (peak.mjs), GateLab wasm's advantage over each
+// peer ("× peer", above 1 = GateLab ahead), then the issue's targets, each met or missed.
 //
-//   node bench/run.mjs [--quick] [--best] [--json]
-//     --quick   tiny sizes and short timings (a smoke test of the whole pipeline)
-//     --best    show the best timed batch instead of the median (on a busy machine)
-//     --json    print the combined rows as JSON instead of the table
+//   node bench/run.mjs [--quick] [--best] [--json] [--browser]
+//     --quick    tiny sizes and short timings (a smoke test of the whole pipeline)
+//     --best     show the best timed batch instead of the median (on a busy machine)
+//     --json     print the combined rows as JSON instead of the table
+//     --browser  measure in headless Chromium instead of Node (no native column)
 //   GATELAB_NATIVE_BUILD, GATELAB_WASM_BUILD: build directories (default build/native, build/wasm)
 //
-// A source module exports an object { name, columns: [{ key, label, wasm? }], async run(ctx) }
-// where ctx = { root, quick, log } and run resolves to { rows, meta }: rows are
-// { column, bench, op, shape, unit, value, best? } with column one of its column keys, op and
-// shape spelled as GateLab's benchmarks spell them (op "matmul_nn", shape "m x k x n" as
-// "256x256x256") so rows from different sources line up; meta may carry { clockGhz }.
+// Sources (bench/source-*.mjs, bench/browser/run-browser.mjs):
+//   gatelab  the C++ benchmarks bench/*.cpp (peak, matmul, activations, layers, cem), native and
+//            wasm (matmul natively only: its wasm rows come from the js source)
+//   js       GateLab-wasm matmul (bench/module), TF.js, ONNX Runtime Web and GateLab's JS API
+//            (training, figure frame): bench/suite/, the same code the browser run uses; engines
+//            doing the same work are timed with their batches interleaved
+//   sizes    download sizes of the wasm module, its glue and the one-file embed
+//
+// A source module exports an object { name, columns: [{ key, label, wasm?, peer? }],
+// async run(ctx) } where ctx = { root, quick, log } and run resolves to { rows, meta }: rows
+// are { column, bench, op, shape, unit, value, best? } with column one of its column keys,
+// op and shape spelled as GateLab's benchmarks spell them (op "matmul_nn", shape "m x k x n"
+// as "256x256x256") so rows from different sources line up; meta may carry { clockGhz }.
+// Every row of every source is measured in the same run; values are medians over repeats.
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { wasmPeak } from './peak.mjs';
+import { jsSource } from './source-js.mjs';
 import { gatelabSource } from './source-gatelab.mjs';
+import { sizesSource } from './source-sizes.mjs';
 import { formatTable } from './table.mjs';
+import { checkTargets, formatTargets } from './targets.mjs';
 
-const SOURCES = [gatelabSource];
+const BENCH_ORDER = ['peak', 'matmul', 'activations', 'train', 'frame', 'layers', 'cem', 'size'];
 
 function parseArgs(argv) {
-  const options = { quick: false, best: false, json: false };
+  const options = { quick: false, best: false, json: false, browser: false };
   for (const arg of argv) {
     if (arg === '--quick') options.quick = true;
     else if (arg === '--json') options.json = true;
     else if (arg === '--best') options.best = true;
+    else if (arg === '--browser') options.browser = true;
     else {
-      console.error('usage: node bench/run.mjs [--quick] [--best] [--json]');
+      console.error('usage: node bench/run.mjs [--quick] [--best] [--json] [--browser]');
       process.exit(2);
     }
   }
   return options;
 }
 
+function cpuModel() {
+  try {
+    return /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model;
+  } catch {
+    return cpus()[0]?.model ?? 'unknown';
+  }
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const log = (message) => console.error(message);
+  const sources = options.browser
+    ? [(await import('./browser/run-browser.mjs')).browserSource, sizesSource]
+    : [gatelabSource, jsSource, sizesSource];
+  const loadBefore = loadavg()[0];
+  const started = new Date();
   const columns = [];
   const rows = [];
   let clockGhz = 0;
-  for (const source of SOURCES) {
+  let browser = '';
+  for (const source of sources) {
     try {
       const result = await source.run({ root, quick: options.quick, log });
-      columns.push(...source.columns);
+      for (const c of source.columns) if (!columns.some((d) => d.key === c.key)) columns.push(c);
       for (const row of result.rows) {
         rows.push(options.best && typeof row.best === 'number' ? { ...row, value: row.best } : row);
       }
       if (result.meta?.clockGhz > 0 && !clockGhz) clockGhz = result.meta.clockGhz;
+      if (result.meta?.browser) browser = result.meta.browser;
     } catch (error) {
-      log(`warning: source ${source.name} failed: ${error.message}`);
+      log(`warning: source ${source.name} failed: ${error.stack ?? error.message}`);
     }
   }
+  // Sort by benchmark (stable: within one, the order the rows came in).
+  const rank = (row) => {
+    const i = BENCH_ORDER.indexOf(row.bench);
+    return i < 0 ? BENCH_ORDER.length : i;
+  };
+  rows.sort((a, b) => rank(a) - rank(b));
+  // A browser has no clock measurement: use the native one of the same machine if it ran.
   const peak = wasmPeak(clockGhz);
+  const ceiling = rows.find((r) => r.op === 'peak_f32x4_mul+add' && r.column === 'wasm');
+  const targets = checkTargets(rows, peak, { browser: options.browser });
+  const machine = { cpu: cpuModel(), cores: cpus().length, loadBefore, loadAfter: loadavg()[0],
+    started: started.toISOString(), node: process.version, browser };
   if (options.json) {
-    console.log(JSON.stringify({ peak, columns, rows }, null, 1));
+    console.log(JSON.stringify({ machine, peak, columns, rows, targets }, null, 1));
     return;
   }
   if (!rows.length) {
@@ -69,15 +112,26 @@ async function main() {
   }
   const statistic = options.best ? 'best timed batch' : 'median of timed batches';
   const quick = options.quick ? ' (--quick: tiny sizes, not representative)' : '';
-  console.log(`GateLab benchmarks${quick}: ${statistic} (GFLOP/s: higher is better; times: lower is better)`);
+  const where = options.browser ? `headless Chromium (${browser || 'unknown version'})` : `Node ${process.version}`;
+  console.log(`GateLab benchmarks in ${where}${quick}: ${statistic}; one thread everywhere`);
+  console.log(`machine: ${machine.cpu}, ${machine.cores} cores; load average ${loadBefore.toFixed(2)} before, ` +
+    `${machine.loadAfter.toFixed(2)} after; ${machine.started}`);
   if (peak) {
     console.log(`wasm SIMD128 peak = 4 lanes × 4 flops/cycle (2 mul + 2 add pipes) × ${peak.ghz.toFixed(2)} GHz ` +
-      `= ${peak.gflops.toFixed(1)} GFLOP/s; clock ${peak.source}`);
+      `= ${peak.gflops.toFixed(1)} GFLOP/s (%pk); clock ${peak.source}`);
   } else {
-    console.log('wasm SIMD128 peak unknown (no clock measured and no /proc/cpuinfo)');
+    console.log('wasm SIMD128 peak unknown (no clock measured and no /proc/cpuinfo): no %pk column');
   }
+  if (ceiling) {
+    console.log(`measured mul+add ceiling of f32x4 in wasm on this core: ${ceiling.value.toFixed(1)} GFLOP/s ` +
+      '(bench_peak; see docs/BENCHMARKS.md)');
+  }
+  console.log('× peer = GateLab wasm\'s advantage (rates: ours / theirs; times and sizes: theirs / ours)');
   console.log('');
   console.log(formatTable(columns, rows, peak));
+  console.log('');
+  console.log(`targets${options.browser ? ' (browser run)' : ''}:`);
+  console.log(formatTargets(targets));
 }
 
 await main();

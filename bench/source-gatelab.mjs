@@ -1,4 +1,5 @@
-// Benchmark rows from GateLab's own C++ benchmarks: every bench_* executable that exists,
+// Benchmark rows from GateLab's own C++ benchmarks (bench_peak, bench_matmul, bench_layers,
+// bench_activations, bench_cem): every bench_* executable that exists,
 // natively (build/native/bench/<name>) and as wasm under node (build/wasm/bench/<name>.js),
 // each run with --json. One source module of bench/run.mjs; other sources (TF.js, ONNX
 // Runtime Web) follow the same contract, described in run.mjs.
@@ -6,13 +7,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const BENCHES = ['bench_matmul', 'bench_activations'];
+export const BENCHES = ['bench_peak', 'bench_matmul', 'bench_activations', 'bench_layers', 'bench_cem'];
+// GateLab-wasm matrix products are timed by the JS suite, interleaved with TF.js and ONNX
+// Runtime Web (bench/suite/matmul.mjs), so bench_matmul runs natively only.
+export const NATIVE_ONLY = new Set(['bench_matmul']);
 
 // Field names that describe a shape rather than measure something (for rows without `value`).
 const SHAPE_FIELDS = new Set(['m', 'k', 'n', 'size', 'elements', 'count', 'chunk', 'repeats', 'beta', 'seed']);
 
 // Parses the JSON a benchmark printed; tolerates lines before it (e.g. runtime warnings).
-function parseOutput(text) {
+export function parseOutput(text) {
   const start = text.search(/^[[{]/m);
   if (start < 0) throw new Error('no JSON in the output');
   const parsed = JSON.parse(text.slice(start));
@@ -21,7 +25,7 @@ function parseOutput(text) {
 
 // One benchmark row → rows of { op, shape, unit, value, best? }. The preferred form is
 // { op, shape, unit, value[, best] }; other objects give one row per numeric field.
-function normalizeRow(row, bench) {
+export function normalizeRow(row, bench) {
   const op = String(row.op ?? row.name ?? row.activation ?? row.kernel ?? bench);
   const shape = String(row.shape ?? row.elements ?? row.size ?? row.n ?? '');
   if (typeof row.value === 'number') {
@@ -65,7 +69,7 @@ export const gatelabSource = {
     const rows = [];
     const meta = {};
     for (const bench of BENCHES) {
-      for (const column of ['native', 'wasm']) {
+      for (const column of NATIVE_ONLY.has(bench) ? ['native'] : ['native', 'wasm']) {
         const path = join(builds[column], 'bench', column === 'wasm' ? `${bench}.js` : bench);
         if (!existsSync(path)) {
           log(`note: ${path} not built; its rows are left out`);

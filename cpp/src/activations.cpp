@@ -191,16 +191,51 @@ void activation_backward(ActivationSpec s, const float* z, float* out, std::size
   }
 }
 
+// One element: the kernel on the vector (z, 0, 0, 0), exactly the zero-padded tail vector
+// activation_forward/backward would build for it (so the same bits), without the
+// variable-length copies in and out; losses call this once or twice per point.
+namespace {
+template <class Kernel>
+GATELAB_LANE float run_one(Kernel kernel, float z) {
+  return kernel(f32x4{z, 0.0f, 0.0f, 0.0f})[0];
+}
+}  // namespace
+
 float activation_value(ActivationSpec s, float z) {
-  float out;
-  activation_forward(s, &z, &out, 1);
-  return out;
+  switch (s.kind) {
+    case Activation::identity: return run_one(IdentityValue{}, z);
+    case Activation::relu: return run_one(ReluValue{}, z);
+    case Activation::leaky_relu: return run_one(LeakyReluValue{}, z);
+    case Activation::relu2: return run_one(Relu2Value{}, z);
+    case Activation::gelu: return run_one(GeluValue{}, z);
+    case Activation::gelu_tanh: return run_one(GeluTanhValue{}, z);
+    case Activation::silu: return run_one(SiluValue{}, z);
+    case Activation::swish:
+      return s.beta == 1.0f ? run_one(SiluValue{}, z) : run_one(SwishValue{s.beta, swish_bound(s.beta)}, z);
+    case Activation::sigmoid: return run_one(SigmoidValue{}, z);
+    case Activation::tanh: return run_one(TanhValue{}, z);
+    case Activation::softplus: return run_one(SoftplusValue{}, z);
+  }
+  return 0.0f;
 }
 
 float activation_derivative(ActivationSpec s, float z) {
-  float out;
-  activation_backward(s, &z, &out, 1);
-  return out;
+  switch (s.kind) {
+    case Activation::identity: return run_one(IdentityDerivative{}, z);
+    case Activation::relu: return run_one(ReluDerivative{}, z);
+    case Activation::leaky_relu: return run_one(LeakyReluDerivative{}, z);
+    case Activation::relu2: return run_one(Relu2Derivative{}, z);
+    case Activation::gelu: return run_one(GeluDerivative{}, z);
+    case Activation::gelu_tanh: return run_one(GeluTanhDerivative{}, z);
+    case Activation::silu: return run_one(SiluDerivative{}, z);
+    case Activation::swish:
+      return s.beta == 1.0f ? run_one(SiluDerivative{}, z)
+                            : run_one(SwishDerivative{s.beta, swish_bound(s.beta)}, z);
+    case Activation::sigmoid: return run_one(SigmoidDerivative{}, z);
+    case Activation::softplus: return run_one(SigmoidValue{}, z);
+    case Activation::tanh: return run_one(TanhDerivative{}, z);
+  }
+  return 0.0f;
 }
 
 const char* activation_name(Activation a) {

@@ -12,6 +12,22 @@ namespace gatelab {
 
 using namespace cem_detail;
 
+namespace {
+
+// The residual add of a block half: out = sub-layer(norm) + stream for the standard family;
+// for CEM out holds the end point of the energy descent started at norm, and only the
+// update (end − start) joins the stream: out ← out − norm + stream.
+template <class S>
+void add_residual(S* out, const S* norm, const S* stream, std::size_t count, bool standard) {
+  if (standard) {
+    for (std::size_t i = 0; i < count; ++i) out[i] += stream[i];
+  } else {
+    for (std::size_t i = 0; i < count; ++i) out[i] = (out[i] - norm[i]) + stream[i];
+  }
+}
+
+}  // namespace
+
 CemAttentionConfig cem_block_attention_config(const CemTransformerConfig& c, int layer) {
   CemAttentionConfig a;
   a.d = c.d;
@@ -175,10 +191,10 @@ std::string CemTransformerT<S>::forward(const S* x, int n, S* out) {
     S *h = slot(4 * l), *a1 = slot(4 * l + 1), *mid = slot(4 * l + 2), *a2 = slot(4 * l + 3), *next = slot(4 * l + 4);
     norm(2 * l, h, a1);
     if (std::string e = attention_forward(l, a1, n, mid); !e.empty()) return e;
-    if (standard) for (std::size_t i = 0; i < nd; ++i) mid[i] += h[i];
+    add_residual(mid, a1, h, nd, standard);
     norm(2 * l + 1, mid, a2);
     if (std::string e = mlp_forward(l, a2, n, next); !e.empty()) return e;
-    if (standard) for (std::size_t i = 0; i < nd; ++i) next[i] += mid[i];
+    add_residual(next, a2, mid, nd, standard);
   }
   norm(2 * layers, slot(4 * layers), slot(4 * layers + 1));
   mm_nt(slot(4 * layers + 1), w_out_.data(), out, n, d, config_.d_out);  // out = F W_outᵀ
@@ -204,13 +220,16 @@ std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
   norm_back(2 * layers, slot(4 * layers), da.data(), dh.data());
   const bool standard = config_.family == CemFamily::standard;
   for (int l = layers - 1; l >= 0; --l) {
-    // dh holds dL/dH^{l+1}.
+    // dh holds dL/dH^{l+1}. H^{l+1} = H' + U(N') with U = mlp (standard) or mlp − identity
+    // (cem), N' = RMSNorm(H'): dL/dN' = U'ᵀ dh, dL/dH' = dh + RMSNorm'ᵀ dL/dN'.
     if (std::string e = mlp_backward(l, slot(4 * l + 3), n, dh.data(), da.data()); !e.empty()) return e;
+    if (!standard) for (std::size_t i = 0; i < nd; ++i) da[i] -= dh[i];
     norm_back(2 * l + 1, slot(4 * l + 2), da.data(), dmid.data());
-    if (standard) for (std::size_t i = 0; i < nd; ++i) dmid[i] += dh[i];
+    for (std::size_t i = 0; i < nd; ++i) dmid[i] += dh[i];
     if (std::string e = attention_backward(l, slot(4 * l + 1), n, dmid.data(), da.data()); !e.empty()) return e;
+    if (!standard) for (std::size_t i = 0; i < nd; ++i) da[i] -= dmid[i];
     norm_back(2 * l, slot(4 * l), da.data(), tmp.data());
-    if (standard) for (std::size_t i = 0; i < nd; ++i) tmp[i] += dmid[i];
+    for (std::size_t i = 0; i < nd; ++i) tmp[i] += dmid[i];
     dh.swap(tmp);
   }
   mm_tn(dh.data(), x_.data(), grad_w_in_.data(), d, n, config_.d_in, true);  // dW_in += dHᵀ x

@@ -14,6 +14,28 @@ void ensure(std::vector<float>& buffer, std::size_t n) {
   if (buffer.size() < n) buffer.resize(n);
 }
 
+// The element-wise steps below for rank 1, in exactly the operations of the general loops,
+// on restrict pointers so compilers vectorise them.
+void scale_by(float* __restrict x, const float* __restrict g, std::size_t n) {
+  for (std::size_t u = 0; u < n; ++u) x[u] *= g[u];
+}
+void symmetric_rank1(const float* __restrict grad_pre, const float* __restrict grad_act, const float* __restrict sq,
+                     const float* __restrict sk, float* __restrict grad_sq, float* __restrict grad_sk, std::size_t n) {
+  for (std::size_t u = 0; u < n; ++u) {
+    const float g = grad_pre[u] * grad_act[u];
+    grad_sq[u] = g * sk[u];
+    grad_sk[u] = g * sq[u];
+  }
+}
+void gated_rank1(const float* __restrict grad_act, const float* __restrict sk, const float* __restrict gate,
+                 float* __restrict grad_sq, float* __restrict grad_sk, std::size_t n) {
+  for (std::size_t u = 0; u < n; ++u) {
+    const float g = grad_act[u];
+    grad_sq[u] *= g * sk[u];
+    grad_sk[u] = g * gate[u];
+  }
+}
+
 }  // namespace
 
 void Layer::backward(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const {
@@ -36,8 +58,8 @@ void Layer::backward(const float* x, int rows, const float* grad_out, float* gra
   ensure(ws.grad_sk, factors);
   if (config_.kind == LayerKind::mlp) {
     // dpre = dact ⊙ σ'(pre);  dK (m, d) = dpreᵀ · x;  dx = dpre · K
-    activation_backward(config_.activation, ws.pre.data(), ws.grad_sk.data(), units);
-    for (std::size_t u = 0; u < units; ++u) ws.grad_sk[u] *= ws.grad_act[u];
+    activation_backward(config_.activation, ws.sk.data(), ws.grad_sk.data(), units);  // sk is the pre-activation
+    scale_by(ws.grad_sk.data(), ws.grad_act.data(), units);
     matmul_tn(ws.grad_sk.data(), x, grads.k.data(), m, rows, d);
     if (grad_x) matmul_nn(ws.grad_sk.data(), params_.k.data(), grad_x, rows, m, d);
     return;
@@ -48,21 +70,30 @@ void Layer::backward(const float* x, int rows, const float* grad_out, float* gra
     // dpre = dact ⊙ σ'(pre);  dsq = dpre · sk;  dsk = dpre · sq  (per unit, broadcast over rank)
     ensure(ws.grad_pre, units);
     activation_backward(config_.activation, ws.pre.data(), ws.grad_pre.data(), units);
-    for (std::size_t u = 0; u < units; ++u) {
-      const float g = ws.grad_pre[u] * ws.grad_act[u];
-      for (int t = 0; t < r; ++t) {
-        ws.grad_sq[u * r + t] = g * ws.sk[u * r + t];
-        ws.grad_sk[u * r + t] = g * ws.sq[u * r + t];
+    if (r == 1) {
+      symmetric_rank1(ws.grad_pre.data(), ws.grad_act.data(), ws.sq.data(), ws.sk.data(), ws.grad_sq.data(),
+                      ws.grad_sk.data(), units);
+    } else {
+      for (std::size_t u = 0; u < units; ++u) {
+        const float g = ws.grad_pre[u] * ws.grad_act[u];
+        for (int t = 0; t < r; ++t) {
+          ws.grad_sq[u * r + t] = g * ws.sk[u * r + t];
+          ws.grad_sk[u * r + t] = g * ws.sq[u * r + t];
+        }
       }
     }
   } else {
     // gated: dsq = dact · σ'(sq) · sk;  dsk = dact · σ(sq)
     activation_backward(config_.activation, ws.sq.data(), ws.grad_sq.data(), factors);
-    for (std::size_t u = 0; u < units; ++u) {
-      const float g = ws.grad_act[u];
-      for (int t = 0; t < r; ++t) {
-        ws.grad_sq[u * r + t] *= g * ws.sk[u * r + t];
-        ws.grad_sk[u * r + t] = g * ws.gate[u * r + t];
+    if (r == 1) {
+      gated_rank1(ws.grad_act.data(), ws.sk.data(), ws.gate.data(), ws.grad_sq.data(), ws.grad_sk.data(), units);
+    } else {
+      for (std::size_t u = 0; u < units; ++u) {
+        const float g = ws.grad_act[u];
+        for (int t = 0; t < r; ++t) {
+          ws.grad_sq[u * r + t] *= g * ws.sk[u * r + t];
+          ws.grad_sk[u * r + t] = g * ws.gate[u * r + t];
+        }
       }
     }
   }

@@ -246,7 +246,7 @@ describe('<gatelab-exchange-plane>', () => {
 
   it('mirrors its state to the URL hash and reads it back', async () => {
     const { page, context, problems } = await openPage(session.browser);
-    await page.goto(session.server.url + 'demos/index.html#plane.activation=relu&plane.seed=9');
+    await page.goto(session.server.url + 'demos/paper-a.html#plane.activation=relu&plane.seed=9');
     await figuresSettled(page);
     const figure = page.locator('#plane');
     assert.equal(await figure.evaluate((el) => el.activation), 'relu');

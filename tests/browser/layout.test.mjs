@@ -66,7 +66,7 @@ describe('theming and layout', () => {
     await context.close();
   });
 
-  for (const path of ['demos/index.html', 'demos/embed.html', 'demos/csp.html']) {
+  for (const path of ['demos/index.html', 'demos/paper-a.html', 'demos/embed.html', 'demos/csp.html']) {
     it(`${path} fits a 320 px wide screen`, async () => {
       const { page, context, problems } = await openPage(session.browser, { viewport: { width: 320, height: 640 } });
       await page.goto(session.server.url + path);

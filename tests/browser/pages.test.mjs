@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, artifacts } from './harness.mjs';
 
-const PAGES = ['demos/index.html', 'demos/embed.html', 'demos/csp.html'];
+// The landing page (demos/index.html) has no figure: paper-a-page.test.mjs loads it.
+const PAGES = ['demos/paper-a.html', 'demos/embed.html', 'demos/csp.html'];
 
 describe('demo pages', () => {
   let session;
@@ -55,7 +56,7 @@ describe('demo pages', () => {
 
   it('the article typesets its math with the local KaTeX', async () => {
     const { page, context, problems } = await openPage(session.browser);
-    await page.goto(session.server.url + 'demos/index.html');
+    await page.goto(session.server.url + 'demos/paper-a.html');
     await page.waitForSelector('.katex-display');
     const counts = await page.evaluate(() => ({
       display: document.querySelectorAll('.katex-display').length,

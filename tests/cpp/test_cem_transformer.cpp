@@ -68,6 +68,37 @@ TEST(CemTransformer, LaterTokensNeverChangeEarlierOutputs) {
   }
 }
 
+TEST(CemTransformer, CemBlockAddsOnlyTheUpdateToTheStream) {
+  // One block: H' = H + (CemAttention(N) − N), H⁺ = H' + (CemMlp(N') − N'), N = RMSNorm(H).
+  CemTransformerConfig c = small_config(CemFamily::cem);
+  c.layers = 1;
+  CemTransformer64 model(c);
+  cemtest::randomize(model.parameters(), 4, 0.5);
+  const int n = 5, d = c.d;
+  const auto x = cemtest::randn<double>(n * c.d_in, 6);
+  std::vector<double> out(n * c.d_out);
+  ASSERT_EQ(model.forward(x.data(), n, out.data()), "");
+  const auto views = model.parameters();
+  auto gain = [&](const char* name) { return cem_find_parameter(views, name)->value; };
+  std::vector<double> h(n * d), nrm(n * d), inv(n), step(n * d), mid(n * d), top(n * d), fin(n * d), want(n * c.d_out, 0.0);
+  const double* w_in = cem_find_parameter(views, "w_in")->value;
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < d; ++k)
+      for (int j = 0; j < c.d_in; ++j) h[i * d + k] += x[i * c.d_in + j] * w_in[k * c.d_in + j];
+  cem_rmsnorm_forward(h.data(), gain("block0.norm1"), n, d, double(c.norm_eps), nrm.data(), inv.data());
+  ASSERT_EQ(model.cem_attention(0)->forward(nrm.data(), n, step.data()), "");
+  for (int i = 0; i < n * d; ++i) mid[i] = h[i] + (step[i] - nrm[i]);
+  cem_rmsnorm_forward(mid.data(), gain("block0.norm2"), n, d, double(c.norm_eps), nrm.data(), inv.data());
+  ASSERT_EQ(model.cem_mlp(0)->forward(nrm.data(), n, step.data()), "");
+  for (int i = 0; i < n * d; ++i) top[i] = mid[i] + (step[i] - nrm[i]);
+  cem_rmsnorm_forward(top.data(), gain("norm_final"), n, d, double(c.norm_eps), fin.data(), inv.data());
+  const double* w_out = cem_find_parameter(views, "w_out")->value;
+  for (int i = 0; i < n; ++i)
+    for (int o = 0; o < c.d_out; ++o)
+      for (int k = 0; k < d; ++k) want[i * c.d_out + o] += fin[i * d + k] * w_out[o * d + k];
+  EXPECT_LE(cemtest::rel_error(out, want), 1e-12);
+}
+
 TEST(CemTransformer, BackwardMatchesFiniteDifferences) {
   const int n = 4;
   for (CemFamily family : {CemFamily::cem, CemFamily::standard}) {
@@ -239,7 +270,7 @@ TEST(CemTransformer, SameBitsNativelyAndInWasm) {
   // Forward, backward, one Adam step and a second forward of both families, hashed. The
   // native and the wasm build check the same constants (they hold only while matmul,
   // fastmath and the activations keep their bits: a deliberate change there updates them).
-  const std::uint64_t expected[2][2] = {{0x59de99f2e20205cbULL, 0xeceeacfbae8ea283ULL},
+  const std::uint64_t expected[2][2] = {{0x588c97f571c19902ULL, 0x647cc9687e4bc07dULL},
                                         {0xd20b68b5c69c7928ULL, 0x2c6a053dc5c27474ULL}};
   for (int f = 0; f < 2; ++f) {
     CemTransformerConfig c;

@@ -97,6 +97,9 @@ export declare class LabRunner {
     hidden?: number; dOut?: number; rows?: number; trials?: number }, options?: RunOptions): Promise<ExchangeGaps>;
   run(task: 'exchangePlane', args: { activation: string; beta?: number; min?: number; max?: number; n?: number },
     options?: RunOptions): Promise<Float32Array>;
+  /** Paper A's tasks (paper-a-tasks.js): scaling curves, lab.rankApprox, lab.census, training one layer, race sessions. */
+  run(task: 'scalingCurves' | 'rankApprox' | 'census' | 'trainLayer' | 'raceStart' | 'raceStep' | 'raceWeights' | 'raceStop',
+    args: object, options?: RunOptions): Promise<unknown>;
   terminate(): void;
 }
 export declare function configureRunner(config: { worker?: boolean; workerUrl?: string | URL }): void;
@@ -105,11 +108,303 @@ export declare function sharedRunner(): LabRunner;
 /** Mirrors a figure's state to location.hash; returns a function that stops it. */
 export declare function mirrorStateToHash(element: GateLabFigure, options?: { key?: string }): () => void;
 
-export declare const FIGURES: { 'gatelab-exchange-plane': typeof GateLabExchangePlane };
+export declare const FIGURES: { 'gatelab-exchange-plane': typeof GateLabExchangePlane } & PaperAFigures & PaperBFigures;
 export declare function defineFigures(): void;
 
 declare global {
   interface HTMLElementTagNameMap {
     'gatelab-exchange-plane': GateLabExchangePlane;
+  }
+}
+
+// ---- Paper A (issue 4): gated MLPs as symmetry-broken rank-1 bilinear attention ------------
+
+/** <gatelab-exchange>: one output of a random layer over the input plane (a, b, 1); Q ↔ K toggle. */
+export interface ExchangeState {
+  kind: 'gated' | 'symmetric' | 'mlp';
+  activation: string;
+  /** swish β, 0.05 … 10. */
+  beta: number;
+  /** 1 … 3 (3 = full: dIn is 3). */
+  rank: number;
+  /** Hidden units, 1 … 64 (attribute `units`). */
+  units: number;
+  /** Which of the three outputs is drawn, 0 … 2. */
+  output: number;
+  /** Show the layer with Q and K swapped. */
+  exchanged: boolean;
+  /** The plane is [−extent, extent]², 0.5 … 10. */
+  extent: number;
+  /** Grid side, 16 … 160. */
+  n: number;
+  seed: number;
+}
+export declare class GateLabExchange extends GateLabFigure<ExchangeState> {
+  /** { gap (null for an MLP), scale, n, parameterCount } of the last computation. */
+  readonly result: { gap: number | null; scale: number; n: number; parameterCount: number } | null;
+  /** The layer's options and parameters { options, exchanged, input, Q?, K, V }. */
+  weights(): object | null;
+}
+
+/** <gatelab-scaling>: the scaling gap of every activation against α (log |α| on each side of 0). */
+export interface ScalingState {
+  /** α, |α| in [0.01, 100]; 0 falls back to the default. */
+  alpha: number;
+  /** The highlighted activation. */
+  activation: string;
+  seed: number;
+}
+export declare class GateLabScaling extends GateLabFigure<ScalingState> {
+  /** Gaps at the current α for every activation, gated and symmetric. */
+  readonly gaps: { alpha: number; gated: Record<string, number>; symmetric: Record<string, number> } | null;
+}
+
+/** <gatelab-rank>: a random full bilinear attention MLP and its best rank-r approximations. */
+export interface RankState {
+  activation: string;
+  /** d, 2 … 16 (attribute `d-in`). */
+  dIn: number;
+  /** m, 1 … 32 (attribute `units`). */
+  units: number;
+  /** 1 … 8 (attribute `d-out`). */
+  dOut: number;
+  /** The highlighted rank, 1 … dIn. */
+  rank: number;
+  seed: number;
+}
+export declare class GateLabRank extends GateLabFigure<RankState> {
+  /** lab.rankApprox rows for r = 1 … dIn. */
+  readonly rows: { rank: number; error: number; parameters: number; flops: number; energy: number }[] | null;
+}
+
+/** <gatelab-census>: measured vs predicted continuous symmetries, and the exchange symmetry. */
+export interface CensusState {
+  /** 1 or 2. */
+  rank: number;
+  dIn: number;
+  units: number;
+  dOut: number;
+  seed: number;
+  /** "kind:activation" whose Jacobian spectrum is shown. */
+  selected: string;
+}
+export declare class GateLabCensus extends GateLabFigure<CensusState> {
+  /** lab.census rows for every kind × activation at the chosen rank. */
+  readonly rows: object[] | null;
+}
+
+/** <gatelab-race>: models trained side by side, live, in the worker. */
+export interface RaceState {
+  task: 'circle' | 'xor' | 'gaussians' | 'spiral' | 'checkerboard' | 'teacher' | 'user';
+  /** The teacher network, "kind:activation". */
+  teacher: string;
+  /** The reader's points (task "user"): two characters a point, see user-points.js. */
+  points: string;
+  count: number;
+  noise: number;
+  /** Train share, 0.05 … 0.95. */
+  split: number;
+  /** Minibatch size; 0 = full batch. */
+  batch: number;
+  loss: 'cross_entropy' | 'mse';
+  optimizer: 'adam' | 'momentum' | 'sgd';
+  /** Attribute `learning-rate`. */
+  learningRate: number;
+  steps: number;
+  seeds: number;
+  /** Data seed and initial-weight seed (seed s of the race adds s to both, as lab.race does). */
+  seed: number;
+  /** Comma-separated "kind:activation" list, up to 16. */
+  models: string;
+  width: 'budget' | 'shazeer';
+  budget: number;
+  /** Attribute `mlp-hidden`: the MLP width under Shazeer's rule. */
+  mlpHidden: number;
+}
+export interface RaceBand { mean: Float32Array; std: Float32Array; min: Float32Array; max: Float32Array }
+/** Events: `step` (detail { stepsDone, steps, finished }) after every chunk of training,
+ *  `computed` (detail { results, state }) when every run has finished. */
+export declare class GateLabRace extends GateLabFigure<RaceState> {
+  /** Everything trained so far: per model its curves over seeds, each run's records and options. */
+  readonly results: {
+    stepsDone: number; finished: boolean;
+    models: { label: string; kind: string; activation: string; hidden: number; parameters: number;
+      curves: { step: Float32Array; trainLoss: RaceBand; testLoss: RaceBand; trainAccuracy: RaceBand; testAccuracy: RaceBand };
+      runs: { records: Record<string, Float32Array>; divergence: object | null }[]; options: object[] }[];
+  } | null;
+  readonly userPoints: { x: number; y: number; label: 1 | -1 }[];
+  /** Every model's and seed's weights, fetched from the worker. */
+  weights(): Promise<object | null>;
+}
+
+/** <gatelab-interactions>: interaction matrices of a trained or random layer. */
+export interface InteractionsState {
+  source: 'trained' | 'random';
+  kind: 'gated' | 'symmetric';
+  activation: string;
+  task: 'circle' | 'xor' | 'gaussians' | 'spiral' | 'checkerboard' | 'teacher';
+  steps: number;
+  units: number;
+  /** Random layers only, 2 … 8 (attribute `d-in`). */
+  dIn: number;
+  /** Random layers only: the output direction e_(output+1) of four. */
+  output: number;
+  /** A pinned point "x,y" where the exact matrix M_u(x) is shown, or "". */
+  probe: string;
+  seed: number;
+}
+export declare class GateLabInteractions extends GateLabFigure<InteractionsState> {
+  /** lab.interactions results: weight-based, for the Q ↔ K layer, and at the probe. */
+  readonly interactions: { weightBased: object; swapped: object; local: object | null } | null;
+  weights(): object | null;
+}
+
+export interface PaperAFigures {
+  'gatelab-exchange': typeof GateLabExchange;
+  'gatelab-scaling': typeof GateLabScaling;
+  'gatelab-rank': typeof GateLabRank;
+  'gatelab-census': typeof GateLabCensus;
+  'gatelab-race': typeof GateLabRace;
+  'gatelab-interactions': typeof GateLabInteractions;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'gatelab-exchange': GateLabExchange;
+    'gatelab-scaling': GateLabScaling;
+    'gatelab-rank': GateLabRank;
+    'gatelab-census': GateLabCensus;
+    'gatelab-race': GateLabRace;
+    'gatelab-interactions': GateLabInteractions;
+  }
+}
+
+// ---- Paper B (issue 5): causal energy minimization ------------------------------------------
+
+export interface EnergyState {
+  /** 2 to 8 tokens "x,y" separated by spaces, each coordinate within ±6; the last is the query. */
+  tokens: string;
+  /** Inverse temperature, 0 … 8; 0 means 1/√d_h. */
+  beta: number;
+  /** Step size η, 0.02 … 4. */
+  eta: number;
+  /** T, 1 … 12. */
+  steps: number;
+  /** 1 or 2 (d = 2). */
+  heads: number;
+  diagonal: 'none' | 'per-head' | 'shared';
+  precond: 'none' | 'paper' | 'psd';
+  /** Half-width of the plotted token plane, 1 … 6. */
+  extent: number;
+  /** Energy grid side G, 16 … 200. */
+  resolution: number;
+  seed: number;
+}
+
+export interface EnergyResult {
+  /** The tokens as [x₀, y₀, x₁, y₁, …]. */
+  tokens: number[];
+  /** The query's energy before the first step and after each step (lab.cem energyTrace). */
+  energies: number[];
+  /** The query's variable y⁰ … y^T as [x, y, …] (lab.cem trajectory). */
+  path: number[];
+  minEigenvalue: number;
+  /** β in use. */
+  beta: number;
+}
+
+/**
+ * <gatelab-energy>: the energy landscape of a query token in a 2-D token space (MATH.md B2, B4–B6),
+ * its T gradient steps, draggable context tokens. Fires `computed` ({ result, state }).
+ */
+export declare class GateLabEnergy extends GateLabFigure<EnergyState> {
+  tokens: string;
+  beta: number;
+  eta: number;
+  steps: number;
+  heads: number;
+  diagonal: EnergyState['diagonal'];
+  precond: EnergyState['precond'];
+  extent: number;
+  resolution: number;
+  seed: number;
+  readonly result: EnergyResult | null;
+  /** Where the token plane was last drawn, in CSS pixels of the landscape canvas. */
+  readonly plotArea: { x: number; y: number; w: number; h: number; extent: number } | null;
+}
+
+export interface TyingState {
+  layer: 'attention' | 'mlp';
+  /** 2 … 12. */
+  d: number;
+  /** Must divide d; a value that does not becomes the largest divisor below it. */
+  heads: number;
+  /** M, the MLP's hidden units, 2 … 16 (attribute `units`). */
+  units: number;
+  activation: string;
+  eta: number;
+  /** Tokens sent through both layers, 2 … 12. */
+  n: number;
+  /** 0 (tied) … 1: noise added to W_V and W_O (W_down) of the standard layer. */
+  untie: number;
+  seed: number;
+}
+
+/** <gatelab-tying>: a tied CEM layer and the standard layer it equals (MATH.md B2, B3). Fires `computed`. */
+export declare class GateLabTying extends GateLabFigure<TyingState> {
+  layer: TyingState['layer'];
+  d: number;
+  heads: number;
+  units: number;
+  activation: string;
+  eta: number;
+  n: number;
+  untie: number;
+  seed: number;
+  readonly result: { tiedParameters: number; standardParameters: number; maxDifference: number; tieHolds: boolean } | null;
+}
+
+export interface PrecondState {
+  /** 'paper': I + uvᵀ + vuᵀ; 'psd': I + uuᵀ (d = 2, rank 1). */
+  form: 'paper' | 'psd';
+  /** u and v, each coordinate in −2 … 2. */
+  u1: number;
+  u2: number;
+  v1: number;
+  v2: number;
+  eta: number;
+  steps: number;
+  tokens: string;
+  seed: number;
+}
+
+/** <gatelab-precond>: the spectrum of P and what an indefinite P does to the descent (MATH.md B5). Fires `computed`. */
+export declare class GateLabPrecond extends GateLabFigure<PrecondState> {
+  form: PrecondState['form'];
+  u1: number;
+  u2: number;
+  v1: number;
+  v2: number;
+  eta: number;
+  steps: number;
+  tokens: string;
+  seed: number;
+  readonly result: { spectrum: number[]; minEigenvalue: number; positiveDefinite: boolean; energies: number[];
+    plainEnergies: number[]; crossing: number | null } | null;
+  /** Sets u = ĝ, v = −ĝ (ĝ the unit gradient at the start): P = I − 2ĝĝᵀ turns the first step uphill. */
+  reflectGradient(): void;
+}
+
+export interface PaperBFigures {
+  'gatelab-energy': typeof GateLabEnergy;
+  'gatelab-tying': typeof GateLabTying;
+  'gatelab-precond': typeof GateLabPrecond;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'gatelab-energy': GateLabEnergy;
+    'gatelab-tying': GateLabTying;
+    'gatelab-precond': GateLabPrecond;
   }
 }

@@ -3,6 +3,8 @@
 // returns a structured-cloneable result. The same code runs inside the worker and, as the
 // fallback, on the main thread in slices, so both paths give the same numbers.
 import { normalArray } from './seeded-random.js';
+import { paperATasks } from './paper-a-tasks.js';
+import { gpTasks } from './gp-tasks.js';
 
 export const LAYER_KINDS = ['gated', 'symmetric', 'mlp'];
 
@@ -51,3 +53,9 @@ export const tasks = {
     return lab.symmetry.exchangePlane(activation, { min, max, n, ...(activation === 'swish' ? { beta } : {}) });
   },
 };
+
+// Paper A's figures (issue 4): scaling curves, rank-r approximation, census, training and the
+// race sessions; see paper-a-tasks.js.
+Object.assign(tasks, paperATasks);
+// <gatelab-gp> (issue 6): live GP regression sessions; see gp-tasks.js.
+Object.assign(tasks, gpTasks);

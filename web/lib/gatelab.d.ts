@@ -6,6 +6,11 @@
  * into wasm memory. Bad input throws {@link GateLabError}; the module stays usable afterwards.
  */
 
+import type { Cem } from './cem.js';
+
+/** Paper B (causal energy minimization): lab.cem and its types, see cem.d.ts. */
+export * from './cem.js';
+
 /** Thrown for bad input and refused requests; `argument` names the offending argument. */
 export class GateLabError extends Error {
   readonly name: 'GateLabError';
@@ -122,6 +127,8 @@ export interface GateLab {
   readonly activations: readonly ActivationName[];
   readonly limits: Limits;
   readonly symmetry: Symmetry;
+  /** Paper B: CEM attention, the tied gated MLP, their baselines and the tie between them (cem.d.ts). */
+  readonly cem: Cem;
   activationInfo(name: ActivationName): ActivationInfo;
   createLayer(options: LayerOptions): Layer;
   /** Samples of σ on [min, max] (default n = 256). */

@@ -7,6 +7,9 @@ import { Heap } from './heap.js';
 import { HandleTracker } from './handles.js';
 import { Layer } from './layer.js';
 import { createSymmetry } from './symmetry.js';
+import { installCem } from './cem.js';
+import { installGp } from './gp.js';
+import { installPaperA } from './paper-a.js';
 import { finiteNumber, integer, oneOf, plainObject } from './validate.js';
 import { instantiate } from './wasm-loader.js';
 
@@ -24,6 +27,10 @@ class GateLab {
     this.limits = Object.freeze({ maxLayerDim: module.maxLayerDim, maxLayerParams: module.maxLayerParams,
       maxBatchFloats: module.maxBatchFloats, maxSwishBeta: module.maxSwishBeta, maxCurvePoints: module.maxCurvePoints });
     this.symmetry = createSymmetry(this);
+    this.cem = installCem(this);
+    this.gp = installGp(this);
+    // lab.datasets, createTrainer, race, census, rankApprox, interactions (paper A, issue 4)
+    Object.assign(this, installPaperA(this));
   }
 
   /** { name, homogeneity: null | number, linear: boolean } for a catalogue activation. */

@@ -1,8 +1,10 @@
 // A small causal transformer built from CEM layers or from the standard baselines, for the
 // experiments of MATH.md B7 (in-context GP regression, a tiny character model):
 //   H⁰ = x W_inᵀ                                   x: (n, d_in), W_in: (d, d_in)
-//   per block l (family cem):      H' = CemAttention(RMSNorm(H)),  H⁺ = CemMlp(RMSNorm(H'))
-//                                  (the residual is built in: each CEM step starts at its input)
+//   per block l (family cem):      H' = H + (CemAttention(N) − N),   N = RMSNorm(H)
+//                                  H⁺ = H' + (CemMlp(N') − N'),      N' = RMSNorm(H')
+//                                  (pre-norm residual: the descent starts at the normalised
+//                                  token, and only its update joins the stream)
 //   per block l (family standard): H' = H + Attention(RMSNorm(H)), H⁺ = H' + GatedMlp(RMSNorm(H'))
 //   out = RMSNorm(H^L) W_outᵀ                       W_out: (d_out, d), out: (n, d_out)
 // No biases. forward() keeps the activations; backward() adds dL/dθ of that forward to the

@@ -1,0 +1,161 @@
+// Milliseconds per training step of the small CEM transformer of the experiments (MATH.md
+// B7): d = 64, 4 heads, T = 2 descent steps in attention and MLP, 2 blocks, MLP width 256,
+// a sequence of 64 tokens of (x, y) pairs predicting one number each. One step is
+// zero_grad + forward + MSE gradient + backward + AdamW update, exactly what a training loop
+// does; the standard-transformer baseline of the same size is measured too. Built natively
+// and as wasm (run the .js with node); each step is its own call (V8 has no on-stack
+// replacement for wasm), after a warm-up, median of several timed batches.
+//   bench_cem            a table
+//   bench_cem --json     one JSON object with a row per family, for bench/run.mjs
+//   bench_cem --quick    a tiny model and short timings (a smoke test)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gatelab/cem_transformer.hpp"
+#include "gatelab/rng.hpp"
+
+using namespace gatelab;
+
+namespace {
+
+double now_seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+struct Settings {
+  int d, heads, hidden, seq;
+  double warmup_s, batch_s;
+  int repeats;
+};
+
+struct Result {
+  double median_ms, best_ms;
+  std::size_t parameters;
+  double checksum;
+  std::string error;
+};
+
+// One training step on (x, y); returns "" or the first error.
+std::string train_step(CemTransformer& model, const std::vector<float>& x, const std::vector<float>& y,
+                       std::vector<float>& out, std::vector<float>& grad, int n, const CemAdamConfig& adam) {
+  model.zero_grad();
+  if (std::string e = model.forward(x.data(), n, out.data()); !e.empty()) return e;
+  for (int i = 0; i < n; ++i) grad[i] = 2.0f * (out[i] - y[i]) / static_cast<float>(n);
+  if (std::string e = model.backward(grad.data(), nullptr); !e.empty()) return e;
+  return model.adam_step(adam);
+}
+
+Result measure(CemFamily family, const Settings& s) {
+  CemTransformerConfig c;
+  c.family = family;
+  c.d_in = 2;
+  c.d = s.d;
+  c.d_out = 1;
+  c.layers = 2;
+  c.heads = s.heads;
+  c.hidden = s.hidden;
+  c.attn_steps = 2;
+  c.mlp_steps = 2;
+  c.seed = 7;
+  Result r{};
+  if (std::string e = validate(c); !e.empty()) {
+    r.error = e;
+    return r;
+  }
+  CemTransformer model(c);
+  if (!model.error().empty()) {
+    r.error = model.error();
+    return r;
+  }
+  r.parameters = model.parameter_count();
+  Pcg32 rng(99);
+  std::vector<float> x(static_cast<std::size_t>(s.seq) * 2), y(s.seq), out(s.seq), grad(s.seq);
+  for (int i = 0; i < s.seq; ++i) {  // a noisy sine: the in-context regression data of B7
+    x[2 * i] = rng.uniform(-2.0f, 2.0f);
+    x[2 * i + 1] = 0.5f * x[2 * i] + 0.1f * rng.normal();
+    y[i] = x[2 * i + 1];
+  }
+  CemAdamConfig adam;
+  adam.lr = 1e-4f;
+
+  long steps = 0;
+  const double start = now_seconds();
+  double elapsed = 0;
+  do {
+    if (std::string e = train_step(model, x, y, out, grad, s.seq, adam); !e.empty()) {
+      r.error = e;
+      return r;
+    }
+    ++steps;
+    elapsed = now_seconds() - start;
+  } while (elapsed < s.warmup_s || steps < 3);
+  const long batch = std::max(1L, static_cast<long>(s.batch_s / (elapsed / steps)));
+  std::vector<double> ms;
+  for (int rep = 0; rep < s.repeats; ++rep) {
+    const double t0 = now_seconds();
+    for (long i = 0; i < batch; ++i) train_step(model, x, y, out, grad, s.seq, adam);
+    ms.push_back((now_seconds() - t0) * 1e3 / batch);
+  }
+  std::sort(ms.begin(), ms.end());
+  r.median_ms = ms[ms.size() / 2];
+  r.best_ms = ms.front();
+  for (float v : out) r.checksum += v;
+  return r;
+}
+
+const char* platform() {
+#ifdef __EMSCRIPTEN__
+  return "wasm";
+#else
+  return "native";
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool json = false, quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--json") == 0) json = true;
+    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else {
+      std::fprintf(stderr, "usage: bench_cem [--json] [--quick]\n");
+      return 2;
+    }
+  }
+  const Settings s = quick ? Settings{16, 2, 32, 8, 0.02, 0.005, 3} : Settings{64, 4, 256, 64, 0.5, 0.05, 15};
+  const std::string shape = "d" + std::to_string(s.d) + " h" + std::to_string(s.heads) + " T2 L2 M" +
+                            std::to_string(s.hidden) + " seq" + std::to_string(s.seq);
+  if (json) {
+    std::printf("{\"bench\": \"cem\", \"platform\": \"%s\", \"rows\": [", platform());
+  } else {
+    std::printf("transformer training step, ms (%s; %s; median / best of %d batches)\n", platform(), shape.c_str(),
+                s.repeats);
+  }
+  bool first = true;
+  int status = 0;
+  for (CemFamily family : {CemFamily::cem, CemFamily::standard}) {
+    const Result r = measure(family, s);
+    const char* name = family == CemFamily::cem ? "cem_train_step" : "std_train_step";
+    if (!r.error.empty()) {
+      std::fprintf(stderr, "bench_cem: %s: %s\n", name, r.error.c_str());
+      status = 1;
+      continue;
+    }
+    if (json) {
+      std::printf("%s\n  {\"op\": \"%s\", \"shape\": \"%s\", \"parameters\": %zu, \"unit\": \"ms\", "
+                  "\"value\": %.5f, \"best\": %.5f, \"checksum\": %.6g}",
+                  first ? "" : ",", name, shape.c_str(), r.parameters, r.median_ms, r.best_ms, r.checksum);
+      first = false;
+    } else {
+      std::printf("%-16s %9.3f / %9.3f ms   (%zu parameters)\n", name, r.median_ms, r.best_ms, r.parameters);
+    }
+  }
+  if (json) std::printf("\n]}\n");
+  return status;
+}

@@ -1,0 +1,162 @@
+// The figure-sized work without the JS API in the way, natively and in wasm (run the .js with
+// node): the forward of one figure frame (mlp, symmetric, gated and bilinear layers, hidden
+// 16, over a 128×128 grid of (x, y, 1): Layer::forward on 16384 rows each) and training
+// throughput of the same four models on 500 points of the circle task with Adam, full batch
+// and batch 32 (Trainer::step(100), curves recorded every 100 steps: what lab.createTrainer
+// runs underneath). bench/run.mjs prints these as "… core" rows next to the JS API's rows, so
+// the table shows what the JS boundary costs. Each measurement repeats short calls after a
+// warm-up and reports the median of the timed batches.
+//   bench_layers [--json] [--quick]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gatelab/dataset.hpp"
+#include "gatelab/layer.hpp"
+#include "gatelab/trainer.hpp"
+
+using namespace gatelab;
+
+namespace {
+
+double now_seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+struct Timing {
+  double warmup_s, batch_s;
+  int repeats;
+};
+
+struct Result {
+  double median_ms, best_ms;
+};
+
+// Median and best milliseconds per call of fn; every batch runs until batch_s has passed, so
+// a coarse clock (a browser's) still gives sound rates.
+template <class F>
+Result time_calls(F fn, const Timing& t) {
+  const double start = now_seconds();
+  long calls = 0;
+  while (calls < 3 || now_seconds() - start < t.warmup_s) {
+    fn();
+    ++calls;
+  }
+  std::vector<double> ms;
+  for (int r = 0; r < t.repeats; ++r) {
+    long n = 0;
+    const double t0 = now_seconds();
+    double dt = 0;
+    do {
+      fn();
+      ++n;
+      dt = now_seconds() - t0;
+    } while (dt < t.batch_s);
+    ms.push_back(dt * 1e3 / n);
+  }
+  std::sort(ms.begin(), ms.end());
+  return {ms[ms.size() / 2], ms.front()};
+}
+
+struct Model {
+  const char* name;
+  LayerKind kind;
+  Activation activation;
+};
+const Model kModels[] = {{"mlp", LayerKind::mlp, Activation::relu},
+                         {"symmetric", LayerKind::symmetric, Activation::relu},
+                         {"gated", LayerKind::gated, Activation::relu},
+                         {"bilinear", LayerKind::gated, Activation::identity}};
+
+bool g_first = true;
+void row(bool json, const std::string& op, const std::string& shape, const char* unit, double value, double best) {
+  if (json) {
+    std::printf("%s\n  {\"op\": \"%s\", \"shape\": \"%s\", \"unit\": \"%s\", \"value\": %.6g, \"best\": %.6g}",
+                g_first ? "" : ",", op.c_str(), shape.c_str(), unit, value, best);
+    g_first = false;
+  } else {
+    std::printf("%-24s %-28s %10.4g %s (best %.4g)\n", op.c_str(), shape.c_str(), value, unit, best);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool json = false, quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--json") == 0) json = true;
+    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else {
+      std::fprintf(stderr, "usage: bench_layers [--json] [--quick]\n");
+      return 2;
+    }
+  }
+  const Timing timing = quick ? Timing{0.01, 0.002, 3} : Timing{0.3, 0.025, 11};
+  const int side = quick ? 16 : 128, points = quick ? 50 : 500, hidden = 16, chunk = 100;
+  if (json) std::printf("{\"bench\": \"layers\", \"rows\": [");
+
+  // One figure frame: four layers over the grid.
+  {
+    std::vector<float> x(static_cast<std::size_t>(side) * side * 3);
+    for (int i = 0; i < side; ++i) {
+      for (int j = 0; j < side; ++j) {
+        float* r = x.data() + 3 * (static_cast<std::size_t>(i) * side + j);
+        r[0] = -1.5f + 3.0f * j / (side - 1);
+        r[1] = 1.5f - 3.0f * i / (side - 1);
+        r[2] = 1.0f;
+      }
+    }
+    std::vector<Layer> layers;
+    for (int i = 0; i < 4; ++i) {
+      LayerConfig c;
+      c.kind = kModels[i].kind;
+      c.activation = ActivationSpec{kModels[i].activation, 1.0f};
+      c.d_in = 3;
+      c.hidden = hidden;
+      c.d_out = 1;
+      c.seed = 11 + i;
+      layers.emplace_back(c);
+    }
+    std::vector<float> out(static_cast<std::size_t>(side) * side);
+    const Result r = time_calls([&] {
+      for (const Layer& layer : layers) layer.forward(x.data(), side * side, out.data());
+    }, timing);
+    row(json, "frame_forward core", "4 models, " + std::to_string(side) + "x" + std::to_string(side) + " grid", "ms",
+        r.median_ms, r.best_ms);
+  }
+
+  // Training throughput.
+  for (const Model& model : kModels) {
+    for (int batch : {0, 32}) {
+      DatasetOptions d;
+      d.task = Task::circle;
+      d.count = 2 * points;
+      d.noise = 0.1f;
+      d.train_fraction = 0.5f;
+      d.seed = 3;
+      TrainerOptions o;
+      o.layer.kind = model.kind;
+      o.layer.activation = ActivationSpec{model.activation, 1.0f};
+      o.layer.hidden = hidden;
+      o.layer.rank = 1;
+      o.layer.seed = 5;
+      o.batch_size = batch;
+      o.eval_every = chunk;
+      if (const std::string e = validate(o); !e.empty()) {
+        std::fprintf(stderr, "bench_layers: %s\n", e.c_str());
+        return 1;
+      }
+      Trainer trainer(o, make_dataset(d));
+      const Result r = time_calls([&] { trainer.step(chunk); }, timing);
+      const std::string shape = std::to_string(points) + " pts, " + (batch ? "batch 32" : "full batch");
+      row(json, std::string("train_") + model.name + " core", shape, "steps/s", 1000.0 * chunk / r.median_ms,
+          1000.0 * chunk / r.best_ms);
+    }
+  }
+  if (json) std::printf("\n]}\n");
+  return 0;
+}

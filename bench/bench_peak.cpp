@@ -1,0 +1,168 @@
+// The float32 ceiling of 4-lane SIMD (wasm SIMD128; natively the same 128-bit vectors) on
+// this core, measured rather than computed: GFLOP/s of independent chains of vector
+// multiplies only, adds only, and both mixed one to one (a matrix product's separate
+// multiply and add: f32x4.mul + f32x4.add, 8 flops per pair). Enough chains are in flight to
+// hide the latencies, so the rate is bounded by how many vector FP ports accept mul and add
+// each cycle: on Zen 3 two multiply + two add pipes (16 flops/cycle); on Intel Golden/Raptor
+// Cove (Sapphire/Emerald Rapids) multiplies issue on ports 0 and 1 and adds on ports 1 and 5,
+// three ports in all, so mixed mul + add reaches at most 12 flops/cycle. bench/peak.mjs
+// reports these beside the nominal peak. Each measurement calls the kernel again and again
+// (V8 has no on-stack replacement for wasm) after a warm-up; median of the timed batches.
+//   bench_peak [--json] [--quick]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+typedef float f4 __attribute__((vector_size(16)));
+
+double now_seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+// Operands come through volatile memory so no compiler folds x·1 or x + 0 away.
+volatile float g_one = 1.0f, g_zero = 0.0f;
+
+constexpr int kIterations = 4096;
+
+// 12 independent chains per pattern; each kernel does 12·kIterations vector ops.
+__attribute__((noinline)) void mul_only(f4* s, f4 a) {
+  f4 x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4], x5 = s[5];
+  f4 x6 = s[6], x7 = s[7], x8 = s[8], x9 = s[9], x10 = s[10], x11 = s[11];
+  for (int i = 0; i < kIterations; ++i) {
+    x0 = x0 * a; x1 = x1 * a; x2 = x2 * a; x3 = x3 * a; x4 = x4 * a; x5 = x5 * a;
+    x6 = x6 * a; x7 = x7 * a; x8 = x8 * a; x9 = x9 * a; x10 = x10 * a; x11 = x11 * a;
+  }
+  s[0] = x0; s[1] = x1; s[2] = x2; s[3] = x3; s[4] = x4; s[5] = x5;
+  s[6] = x6; s[7] = x7; s[8] = x8; s[9] = x9; s[10] = x10; s[11] = x11;
+}
+
+__attribute__((noinline)) void add_only(f4* s, f4 b) {
+  f4 x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4], x5 = s[5];
+  f4 x6 = s[6], x7 = s[7], x8 = s[8], x9 = s[9], x10 = s[10], x11 = s[11];
+  for (int i = 0; i < kIterations; ++i) {
+    x0 = x0 + b; x1 = x1 + b; x2 = x2 + b; x3 = x3 + b; x4 = x4 + b; x5 = x5 + b;
+    x6 = x6 + b; x7 = x7 + b; x8 = x8 + b; x9 = x9 + b; x10 = x10 + b; x11 = x11 + b;
+  }
+  s[0] = x0; s[1] = x1; s[2] = x2; s[3] = x3; s[4] = x4; s[5] = x5;
+  s[6] = x6; s[7] = x7; s[8] = x8; s[9] = x9; s[10] = x10; s[11] = x11;
+}
+
+__attribute__((noinline)) void mul_add(f4* s, f4 a, f4 b) {
+  f4 x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4], x5 = s[5];
+  f4 y0 = s[6], y1 = s[7], y2 = s[8], y3 = s[9], y4 = s[10], y5 = s[11];
+  for (int i = 0; i < kIterations; ++i) {
+    x0 = x0 * a; y0 = y0 + b; x1 = x1 * a; y1 = y1 + b; x2 = x2 * a; y2 = y2 + b;
+    x3 = x3 * a; y3 = y3 + b; x4 = x4 * a; y4 = y4 + b; x5 = x5 * a; y5 = y5 + b;
+  }
+  s[0] = x0; s[1] = x1; s[2] = x2; s[3] = x3; s[4] = x4; s[5] = x5;
+  s[6] = y0; s[7] = y1; s[8] = y2; s[9] = y3; s[10] = y4; s[11] = y5;
+}
+
+struct Rate {
+  double median, best;
+};
+
+// The core clock under load, from a chain of dependent register-to-register integer adds
+// (one cycle each on every x86-64 core); 0 where it cannot be measured (wasm, other CPUs).
+// The same measurement as bench_matmul's, so a browser run (bench/run.mjs --browser) can
+// get the clock from the native bench_peak.
+double measure_clock_ghz(int attempts) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+  double best = 0;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    const long iterations = 200000;
+    long x = 0, one = 1;
+    const double t0 = now_seconds();
+    for (long i = 0; i < iterations; ++i) {
+      asm volatile(
+          "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+          "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+          : "+r"(x)
+          : "r"(one));
+    }
+    best = std::max(best, iterations * 10.0 / (now_seconds() - t0) / 1e9);
+  }
+  return best;
+#else
+  (void)attempts;
+  return 0;
+#endif
+}
+
+template <class F>
+Rate measure(F kernel, double warmup_s, double batch_s, int repeats) {
+  const double flops = 12.0 * kIterations * 4;
+  long calls = 0;
+  const double start = now_seconds();
+  double elapsed = 0;
+  do {
+    kernel();
+    ++calls;
+    elapsed = now_seconds() - start;
+  } while (elapsed < warmup_s || calls < 3);
+  // Each batch runs until batch_s has passed (a browser's clock may tick in 0.1 ms steps).
+  std::vector<double> rates;
+  for (int r = 0; r < repeats; ++r) {
+    long n = 0;
+    const double t0 = now_seconds();
+    double dt = 0;
+    do {
+      kernel();
+      ++n;
+      dt = now_seconds() - t0;
+    } while (dt < batch_s);
+    rates.push_back(flops * n / dt / 1e9);
+  }
+  std::sort(rates.begin(), rates.end());
+  return {rates[rates.size() / 2], rates.back()};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool json = false, quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--json") == 0) json = true;
+    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else {
+      std::fprintf(stderr, "usage: bench_peak [--json] [--quick]\n");
+      return 2;
+    }
+  }
+  const float one = g_one, zero = g_zero;
+  const f4 a{one, one, one, one}, b{zero, zero, zero, zero};
+  f4 state[12];
+  for (f4& v : state) v = f4{1.0f, 2.0f, 3.0f, 4.0f};
+  const double warmup = quick ? 0.01 : 0.2, batch = quick ? 0.002 : 0.01;
+  const int repeats = quick ? 3 : 21;
+  struct Row {
+    const char* op;
+    Rate rate;
+  } rows[] = {
+      {"peak_f32x4_mul", measure([&] { mul_only(state, a); }, warmup, batch, repeats)},
+      {"peak_f32x4_add", measure([&] { add_only(state, b); }, warmup, batch, repeats)},
+      {"peak_f32x4_mul+add", measure([&] { mul_add(state, a, b); }, warmup, batch, repeats)},
+  };
+  float checksum = 0;
+  for (const f4& v : state) checksum += v[0] + v[3];
+  const double clock_ghz = measure_clock_ghz(quick ? 50 : 300);
+  if (json) std::printf("{\"bench\": \"peak\", \"clock_ghz\": %.3f, \"rows\": [", clock_ghz);
+  else if (clock_ghz > 0) std::printf("core clock under load: %.2f GHz (measured)\n", clock_ghz);
+  bool first = true;
+  for (const Row& r : rows) {
+    if (json) {
+      std::printf("%s\n  {\"op\": \"%s\", \"shape\": \"12 chains\", \"unit\": \"GFLOP/s\", \"value\": %.3f, "
+                  "\"best\": %.3f}", first ? "" : ",", r.op, r.rate.median, r.rate.best);
+      first = false;
+    } else {
+      std::printf("%-20s %7.2f / %7.2f GFLOP/s (median / best)\n", r.op, r.rate.median, r.rate.best);
+    }
+  }
+  if (json) std::printf("\n], \"checksum\": %g}\n", checksum);
+  return 0;
+}

@@ -1,0 +1,26 @@
+// Losses of the training race for one output per point and labels ±1: mean squared error
+// against the label, and binary cross-entropy on a logit (target (y + 1)/2), computed as
+// softplus(−|z|) + max(z, 0) − t·z so it never overflows. Exponentials come from the
+// activation catalogue (softplus, sigmoid), sums run in double in index order: the same
+// batch gives the same bits natively and in wasm. Accuracy counts sign(out) = label.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace gatelab {
+
+enum class LossKind { mse, cross_entropy };
+
+const char* loss_name(LossKind kind);  // "mse", "cross_entropy"
+std::optional<LossKind> parse_loss(std::string_view name);
+
+struct LossValue {
+  double loss = 0.0;      // mean over the n points
+  double accuracy = 0.0;  // fraction with (out > 0) == (label > 0)
+};
+
+// out, labels: (n); grad (n, may be null) receives d(mean loss)/d(out). n ≥ 1.
+LossValue evaluate_loss(LossKind kind, const float* out, const float* labels, int n, float* grad);
+
+}  // namespace gatelab

@@ -1,0 +1,86 @@
+// SGD, momentum and Adam (see optimizer.hpp). Adam's bias correction is folded into the step
+// size, α_t = η·√(1 − β2ᵗ)/(1 − β1ᵗ), with ε scaled alike (Kingma & Ba 2015, §2 end), so the
+// per-element update is one divide and one sqrt.
+#include "gatelab/optimizer.hpp"
+
+#include <cmath>
+
+namespace gatelab {
+
+const char* optimizer_name(OptimizerKind kind) {
+  switch (kind) {
+    case OptimizerKind::sgd: return "sgd";
+    case OptimizerKind::momentum: return "momentum";
+    case OptimizerKind::adam: return "adam";
+  }
+  return "?";
+}
+
+std::optional<OptimizerKind> parse_optimizer(std::string_view name) {
+  for (OptimizerKind k : {OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adam}) {
+    if (name == optimizer_name(k)) return k;
+  }
+  return std::nullopt;
+}
+
+std::string validate(const OptimizerOptions& o) {
+  if (!(o.learning_rate > 0.0f && o.learning_rate <= max_learning_rate)) {
+    return "learningRate must be a number in (0, 1000000]";
+  }
+  if (!(o.momentum >= 0.0f && o.momentum < 1.0f)) return "momentum must be a number in [0, 1)";
+  if (!(o.beta1 >= 0.0f && o.beta1 < 1.0f)) return "beta1 must be a number in [0, 1)";
+  if (!(o.beta2 >= 0.0f && o.beta2 < 1.0f)) return "beta2 must be a number in [0, 1)";
+  if (!(o.epsilon > 0.0f && o.epsilon <= 1.0f)) return "epsilon must be a number in (0, 1]";
+  return {};
+}
+
+Optimizer::Optimizer(const OptimizerOptions& options, std::size_t parameter_count) : options_(options) {
+  if (options.kind != OptimizerKind::sgd) state_.first.assign(parameter_count, 0.0f);
+  if (options.kind == OptimizerKind::adam) state_.second.assign(parameter_count, 0.0f);
+}
+
+void Optimizer::step(LayerParams& params, const LayerParams& grads) {
+  ++state_.steps;
+  float step_size = options_.learning_rate, bias2_sqrt = 1.0f;
+  if (options_.kind == OptimizerKind::adam) {
+    state_.beta1_power *= options_.beta1;
+    state_.beta2_power *= options_.beta2;
+    bias2_sqrt = static_cast<float>(std::sqrt(1.0 - state_.beta2_power));
+    step_size = static_cast<float>(options_.learning_rate * (bias2_sqrt / (1.0 - state_.beta1_power)));
+  }
+  const std::size_t nq = params.q.size(), nk = params.k.size();
+  update(params.q.data(), grads.q.data(), nq, 0, step_size, bias2_sqrt);
+  update(params.k.data(), grads.k.data(), nk, nq, step_size, bias2_sqrt);
+  update(params.v.data(), grads.v.data(), params.v.size(), nq + nk, step_size, bias2_sqrt);
+}
+
+// One parameter buffer; offset is its place in the flat state vectors.
+void Optimizer::update(float* param, const float* grad, std::size_t n, std::size_t offset, float step_size,
+                       float bias2_sqrt) {
+  switch (options_.kind) {
+    case OptimizerKind::sgd:
+      for (std::size_t i = 0; i < n; ++i) param[i] -= step_size * grad[i];
+      return;
+    case OptimizerKind::momentum: {
+      float* v = state_.first.data() + offset;
+      for (std::size_t i = 0; i < n; ++i) {
+        v[i] = options_.momentum * v[i] + grad[i];
+        param[i] -= step_size * v[i];
+      }
+      return;
+    }
+    case OptimizerKind::adam: {
+      float* m = state_.first.data() + offset;
+      float* s = state_.second.data() + offset;
+      const float b1 = options_.beta1, b2 = options_.beta2, eps = options_.epsilon * bias2_sqrt;
+      for (std::size_t i = 0; i < n; ++i) {
+        m[i] = b1 * m[i] + (1.0f - b1) * grad[i];
+        s[i] = b2 * s[i] + (1.0f - b2) * (grad[i] * grad[i]);
+        param[i] -= step_size * m[i] / (std::sqrt(s[i]) + eps);
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace gatelab
