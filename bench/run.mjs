@@ -5,11 +5,12 @@
 // as a percentage of the wasm SIMD128 peak (peak.mjs), GateLab wasm's advantage over each
 // peer ("× peer", above 1 = GateLab ahead), then the issue's targets, each met or missed.
 //
-//   node bench/run.mjs [--quick] [--best] [--json] [--browser]
+//   node bench/run.mjs [--quick] [--best] [--json] [--browser] [--from FILE]
 //     --quick    tiny sizes and short timings (a smoke test of the whole pipeline)
 //     --best     show the best timed batch instead of the median (on a busy machine)
 //     --json     print the combined rows as JSON instead of the table
 //     --browser  measure in headless Chromium instead of Node (no native column)
+//     --from F   print the table of a run saved with --json (with --best: its best batches)
 //   GATELAB_NATIVE_BUILD, GATELAB_WASM_BUILD: build directories (default build/native, build/wasm)
 //
 // Sources (bench/source-*.mjs, bench/browser/run-browser.mjs):
@@ -41,14 +42,16 @@ import { checkTargets, formatTargets } from './targets.mjs';
 const BENCH_ORDER = ['peak', 'matmul', 'activations', 'train', 'frame', 'layers', 'cem', 'size'];
 
 function parseArgs(argv) {
-  const options = { quick: false, best: false, json: false, browser: false };
-  for (const arg of argv) {
+  const options = { quick: false, best: false, json: false, browser: false, from: null };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
     if (arg === '--quick') options.quick = true;
     else if (arg === '--json') options.json = true;
     else if (arg === '--best') options.best = true;
     else if (arg === '--browser') options.browser = true;
+    else if (arg === '--from' && i + 1 < argv.length) options.from = argv[++i];
     else {
-      console.error('usage: node bench/run.mjs [--quick] [--best] [--json] [--browser]');
+      console.error('usage: node bench/run.mjs [--quick] [--best] [--json] [--browser] [--from FILE]');
       process.exit(2);
     }
   }
@@ -63,10 +66,7 @@ function cpuModel() {
   }
 }
 
-async function main() {
-  const options = parseArgs(process.argv.slice(2));
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const log = (message) => console.error(message);
+async function measure(options, root, log) {
   const sources = options.browser
     ? [(await import('./browser/run-browser.mjs')).browserSource, sizesSource]
     : [gatelabSource, jsSource, sizesSource];
@@ -80,9 +80,7 @@ async function main() {
     try {
       const result = await source.run({ root, quick: options.quick, log });
       for (const c of source.columns) if (!columns.some((d) => d.key === c.key)) columns.push(c);
-      for (const row of result.rows) {
-        rows.push(options.best && typeof row.best === 'number' ? { ...row, value: row.best } : row);
-      }
+      rows.push(...result.rows);
       if (result.meta?.clockGhz > 0 && !clockGhz) clockGhz = result.meta.clockGhz;
       if (result.meta?.browser) browser = result.meta.browser;
     } catch (error) {
@@ -95,43 +93,61 @@ async function main() {
     return i < 0 ? BENCH_ORDER.length : i;
   };
   rows.sort((a, b) => rank(a) - rank(b));
-  // A browser has no clock measurement: use the native one of the same machine if it ran.
   const peak = wasmPeak(clockGhz);
-  const ceiling = rows.find((r) => r.op === 'peak_f32x4_mul+add' && r.column === 'wasm');
-  const targets = checkTargets(rows, peak, { browser: options.browser });
   const machine = { cpu: cpuModel(), cores: cpus().length, loadBefore, loadAfter: loadavg()[0],
     started: started.toISOString(), node: process.version, browser };
+  return { machine, peak, columns, rows, quick: options.quick, where: options.browser ? 'browser' : 'node' };
+}
+
+/** The printed report of a run: header, table, targets (statistic: medians, or best batches). */
+export function render(run, { best = false } = {}) {
+  const { machine, peak, columns, quick } = run;
+  const rows = best ? run.rows.map((r) => (typeof r.best === 'number' ? { ...r, value: r.best } : r)) : run.rows;
+  const browser = run.where === 'browser';
+  const targets = checkTargets(rows, peak, { browser });
+  const ceiling = rows.find((r) => r.op === 'peak_f32x4_mul+add' && r.column === 'wasm');
+  const out = [];
+  const statistic = best ? 'best timed batch' : 'median of timed batches';
+  const where = browser ? `headless Chromium (${machine.browser || 'unknown version'})` : `Node ${machine.node}`;
+  out.push(`GateLab benchmarks in ${where}${quick ? ' (--quick: tiny sizes, not representative)' : ''}: ${statistic}; ` +
+    'one thread everywhere');
+  out.push(`machine: ${machine.cpu}, ${machine.cores} cores; load average ${machine.loadBefore.toFixed(2)} before, ` +
+    `${machine.loadAfter.toFixed(2)} after; ${machine.started}`);
+  if (peak) {
+    out.push(`wasm SIMD128 peak = 4 lanes × 4 flops/cycle (2 mul + 2 add pipes) × ${peak.ghz.toFixed(2)} GHz ` +
+      `= ${peak.gflops.toFixed(1)} GFLOP/s (%pk); clock ${peak.source}`);
+  } else {
+    out.push('wasm SIMD128 peak unknown (no clock measured and no /proc/cpuinfo): no %pk column');
+  }
+  if (ceiling) {
+    out.push(`measured mul+add ceiling of f32x4 in wasm on this core: ${ceiling.value.toFixed(1)} GFLOP/s ` +
+      '(bench_peak; see docs/BENCHMARKS.md)');
+  }
+  out.push('× peer = GateLab wasm\'s advantage (rates: ours / theirs; times and sizes: theirs / ours)');
+  out.push('');
+  out.push(formatTable(columns, rows, peak));
+  out.push('');
+  out.push(`targets${browser ? ' (browser run)' : ''}:`);
+  out.push(formatTargets(targets));
+  return { text: out.join('\n'), targets };
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const log = (message) => console.error(message);
+  const run = options.from ? JSON.parse(readFileSync(options.from, 'utf8')) : await measure(options, root, log);
   if (options.json) {
-    console.log(JSON.stringify({ machine, peak, columns, rows, targets }, null, 1));
+    const { targets } = render(run, options);
+    console.log(JSON.stringify({ ...run, targets }, null, 1));
     return;
   }
-  if (!rows.length) {
+  if (!run.rows.length) {
     console.error('no benchmark rows: build first (bash scripts/build.sh)');
     process.exitCode = 1;
     return;
   }
-  const statistic = options.best ? 'best timed batch' : 'median of timed batches';
-  const quick = options.quick ? ' (--quick: tiny sizes, not representative)' : '';
-  const where = options.browser ? `headless Chromium (${browser || 'unknown version'})` : `Node ${process.version}`;
-  console.log(`GateLab benchmarks in ${where}${quick}: ${statistic}; one thread everywhere`);
-  console.log(`machine: ${machine.cpu}, ${machine.cores} cores; load average ${loadBefore.toFixed(2)} before, ` +
-    `${machine.loadAfter.toFixed(2)} after; ${machine.started}`);
-  if (peak) {
-    console.log(`wasm SIMD128 peak = 4 lanes × 4 flops/cycle (2 mul + 2 add pipes) × ${peak.ghz.toFixed(2)} GHz ` +
-      `= ${peak.gflops.toFixed(1)} GFLOP/s (%pk); clock ${peak.source}`);
-  } else {
-    console.log('wasm SIMD128 peak unknown (no clock measured and no /proc/cpuinfo): no %pk column');
-  }
-  if (ceiling) {
-    console.log(`measured mul+add ceiling of f32x4 in wasm on this core: ${ceiling.value.toFixed(1)} GFLOP/s ` +
-      '(bench_peak; see docs/BENCHMARKS.md)');
-  }
-  console.log('× peer = GateLab wasm\'s advantage (rates: ours / theirs; times and sizes: theirs / ours)');
-  console.log('');
-  console.log(formatTable(columns, rows, peak));
-  console.log('');
-  console.log(`targets${options.browser ? ' (browser run)' : ''}:`);
-  console.log(formatTargets(targets));
+  console.log(render(run, options).text);
 }
 
-await main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
