@@ -78,19 +78,23 @@ export async function openPage(browser, { viewport = { width: 1280, height: 900 
 /** Scrolls each figure into view (they start lazily) and waits until all have drawn and
  *  finished computing. */
 export async function figuresSettled(page, selector = 'gatelab-exchange-plane') {
-  for (const figure of await page.locator(selector).all()) await figure.scrollIntoViewIfNeeded();
-  try {
-    await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].every((el) => el.lab), selector,
-      { timeout: 60_000 });
-  } catch (error) {
-    const readouts = await page.evaluate((sel) => [...document.querySelectorAll(sel)]
-      .map((el) => `${el.id || el.localName}: defined=${!!el.shadowRoot} visible=${el.visible} readout=${el.readoutText}`), selector);
-    error.message += `\nfigures: ${readouts.join('; ')}`;
-    throw error;
+  // One figure at a time: a figure pauses off screen and its settled() waits until it is
+  // visible again, so each is scrolled into view and settled before the next.
+  const figures = await page.locator(selector).all();
+  for (const [index, figure] of figures.entries()) {
+    await figure.scrollIntoViewIfNeeded();
+    try {
+      await page.waitForFunction(([sel, i]) => document.querySelectorAll(sel)[i]?.lab, [selector, index],
+        { timeout: 60_000 });
+    } catch (error) {
+      const readouts = await page.evaluate((sel) => [...document.querySelectorAll(sel)]
+        .map((el) => `${el.id || el.localName}: defined=${!!el.shadowRoot} visible=${el.visible} readout=${el.readoutText}`), selector);
+      error.message += `\nfigures: ${readouts.join('; ')}`;
+      throw error;
+    }
+    await figure.evaluate((el) => Promise.race([el.settled(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`${el.localName} did not settle in 60 s`)), 60_000))]));
   }
-  await page.evaluate(async (sel) => {
-    await Promise.all([...document.querySelectorAll(sel)].map((el) => el.settled()));
-  }, selector);
 }
 
 /** Pixel statistics of the canvases of the index-th figure matching selector, read in the page. */
