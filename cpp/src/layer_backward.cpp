@@ -1,6 +1,7 @@
-// Backward pass of the paper-A layers: dL/dx and dL/d(Q, K, V) from dL/d(out). The hidden
-// intermediates are recomputed from x (one forward's worth of work) so the layer keeps no
-// state between calls that a caller could get out of step.
+// Backward pass of the paper-A layers: dL/dx and dL/d(Q, K, V) from dL/d(out). backward
+// recomputes the hidden intermediates from x (one forward's worth of work) so the layer keeps
+// no state between calls that a caller could get out of step; backward_kept, for the
+// trainer, reuses those of the forward_kept just before.
 #include <vector>
 
 #include "gatelab/layer.hpp"
@@ -39,8 +40,18 @@ void gated_rank1(const float* __restrict grad_act, const float* __restrict sk, c
 }  // namespace
 
 void Layer::backward(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const {
-  Workspace& ws = *workspace_;
-  compute_hidden(x, rows, ws);
+  compute_hidden(x, rows, *workspace_);
+  backward_from_hidden(x, rows, grad_out, grad_x, grads, *workspace_);
+}
+
+void Layer::backward_kept(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const {
+  if (workspace_->kept_x != x || workspace_->rows != rows) compute_hidden(x, rows, *workspace_);
+  backward_from_hidden(x, rows, grad_out, grad_x, grads, *workspace_);
+}
+
+// ws holds the intermediates of x (compute_hidden).
+void Layer::backward_from_hidden(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads,
+                                 Workspace& ws) const {
   const int d = config_.d_in, m = config_.hidden, o = config_.d_out;
   const int r = config_.kind == LayerKind::mlp ? 1 : config_.rank;
   const std::size_t units = static_cast<std::size_t>(rows) * m;

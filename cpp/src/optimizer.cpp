@@ -54,6 +54,22 @@ void Optimizer::step(LayerParams& params, const LayerParams& grads) {
   update(params.v.data(), grads.v.data(), params.v.size(), nq + nk, step_size, bias2_sqrt);
 }
 
+namespace {
+
+// Adam on one buffer. The buffers never overlap; saying so (restrict) lets compilers run the
+// loop four or sixteen lanes at a time. sqrt and ÷ are correctly rounded per lane, so the
+// bits are those of the scalar loop.
+void adam_update(float* __restrict param, const float* __restrict grad, float* __restrict m, float* __restrict s,
+                 std::size_t n, float b1, float b2, float eps, float step_size) {
+  for (std::size_t i = 0; i < n; ++i) {
+    m[i] = b1 * m[i] + (1.0f - b1) * grad[i];
+    s[i] = b2 * s[i] + (1.0f - b2) * (grad[i] * grad[i]);
+    param[i] -= step_size * m[i] / (std::sqrt(s[i]) + eps);
+  }
+}
+
+}  // namespace
+
 // One parameter buffer; offset is its place in the flat state vectors.
 void Optimizer::update(float* param, const float* grad, std::size_t n, std::size_t offset, float step_size,
                        float bias2_sqrt) {
@@ -69,17 +85,10 @@ void Optimizer::update(float* param, const float* grad, std::size_t n, std::size
       }
       return;
     }
-    case OptimizerKind::adam: {
-      float* m = state_.first.data() + offset;
-      float* s = state_.second.data() + offset;
-      const float b1 = options_.beta1, b2 = options_.beta2, eps = options_.epsilon * bias2_sqrt;
-      for (std::size_t i = 0; i < n; ++i) {
-        m[i] = b1 * m[i] + (1.0f - b1) * grad[i];
-        s[i] = b2 * s[i] + (1.0f - b2) * (grad[i] * grad[i]);
-        param[i] -= step_size * m[i] / (std::sqrt(s[i]) + eps);
-      }
+    case OptimizerKind::adam:
+      adam_update(param, grad, state_.first.data() + offset, state_.second.data() + offset, n, options_.beta1,
+                  options_.beta2, options_.epsilon * bias2_sqrt, step_size);
       return;
-    }
   }
 }
 

@@ -94,8 +94,15 @@ Trainer::Trainer(const TrainerOptions& options, Dataset data)
   order_.resize(n_train);
   for (int i = 0; i < n_train; ++i) order_[i] = i;
   cursor_ = order_.size();  // the first step shuffles
-  batch_x_.resize(static_cast<std::size_t>(options_.batch_size) * d_in_);
-  batch_y_.resize(options_.batch_size);
+  if (options_.batch_size < n_train) {
+    batch_x_.resize(static_cast<std::size_t>(options_.batch_size) * d_in_);
+    batch_y_.resize(options_.batch_size);
+    batch_xp_ = batch_x_.data();
+    batch_yp_ = batch_y_.data();
+  } else {  // full batch: every step sees the whole split in its own order
+    batch_xp_ = train_features_.data();
+    batch_yp_ = data_.y_train.data();
+  }
   batch_out_.resize(options_.batch_size);
   grad_out_.resize(options_.batch_size);
   grads_ = zeros_like(layer_.params());
@@ -117,9 +124,11 @@ TrainRecord Trainer::evaluate() const {
 }
 
 // Fills batch_x_/batch_y_ with the next batch_size rows of the epoch's permutation; a new
-// epoch (Fisher–Yates with the trainer's own stream) starts when too few rows remain.
+// epoch (Fisher–Yates with the trainer's own stream) starts when too few rows remain. A full
+// batch needs neither: the gradient is a sum over all rows, so it reads the split in place.
 void Trainer::next_batch() {
   const std::size_t b = options_.batch_size;
+  if (b == order_.size()) return;
   if (cursor_ + b > order_.size()) {
     for (std::size_t i = order_.size() - 1; i > 0; --i) {
       std::swap(order_[i], order_[shuffle_.below(static_cast<std::uint32_t>(i + 1))]);
@@ -139,10 +148,9 @@ bool Trainer::train_one_step() {
   const int step = steps_done_ + 1;
   const int b = options_.batch_size;
   next_batch();
-  layer_.forward(batch_x_.data(), b, batch_out_.data());
-  const LossValue batch = evaluate_loss(options_.loss, batch_out_.data(), batch_y_.data(), b, grad_out_.data());
-  if (!std::isfinite(batch.loss)) {
-    fail(step, false, "loss", batch.loss);
+  layer_.forward_kept(batch_xp_, b, batch_out_.data());
+  if (!loss_gradient(options_.loss, batch_out_.data(), batch_yp_, b, grad_out_.data())) {
+    fail(step, false, "loss", evaluate_loss(options_.loss, batch_out_.data(), batch_yp_, b, nullptr).loss);
     return false;
   }
   // The current parameters gave a finite loss: they are the new rollback point.
@@ -150,7 +158,7 @@ bool Trainer::train_one_step() {
   good_optimizer_ = optimizer_.state();
   good_step_ = steps_done_;
 
-  layer_.backward(batch_x_.data(), b, grad_out_.data(), nullptr, grads_);
+  layer_.backward_kept(batch_xp_, b, grad_out_.data(), nullptr, grads_);
   const double grad_norm = norm(grads_);
   if (!std::isfinite(grad_norm)) {
     fail(step, true, "gradient", grad_norm);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,38 @@ TEST_P(LayerGradients, BackwardMatchesCentralDifferences) {
   for (std::size_t i = 0; i < p.q.size(); ++i) expect_close(grads.q.data()[i], central_difference(at, p.q[i]), "dQ " + std::to_string(i));
   for (std::size_t i = 0; i < p.k.size(); ++i) expect_close(grads.k.data()[i], central_difference(at, p.k[i]), "dK " + std::to_string(i));
   for (std::size_t i = 0; i < p.v.size(); ++i) expect_close(grads.v.data()[i], central_difference(at, p.v[i]), "dV " + std::to_string(i));
+}
+
+// The training pair: forward_kept over more rows than forward's 256-row chunk, then
+// backward_kept from the kept intermediates, must give exactly the bits of forward and of
+// backward (which recomputes); and a forward on other rows in between must not be mistaken
+// for the kept pass.
+TEST_P(LayerGradients, KeptForwardAndBackwardGiveTheBitsOfTheRecomputingPair) {
+  const LayerConfig c = config();
+  Layer layer(c);
+  Pcg32 rng(9);
+  const int rows = 300;
+  const std::vector<float> x = random_floats(rng, rows * c.d_in), other = random_floats(rng, rows * c.d_in);
+  const std::vector<float> w = random_floats(rng, rows * c.d_out);
+  std::vector<float> out(rows * c.d_out), out_kept(out.size()), gx(x.size()), gx_kept(x.size());
+  LayerParams grads, grads_kept;
+  layer.forward(x.data(), rows, out.data());
+  layer.backward(x.data(), rows, w.data(), gx.data(), grads);
+
+  auto same_bits = [](const float* a, const float* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(float)) == 0; };
+  for (bool interleave : {false, true}) {
+    layer.forward_kept(x.data(), rows, out_kept.data());
+    if (interleave) {  // another pass overwrites the workspace: backward_kept must recompute
+      std::vector<float> scratch(rows * c.d_out);
+      layer.forward(other.data(), rows, scratch.data());
+    }
+    layer.backward_kept(x.data(), rows, w.data(), gx_kept.data(), grads_kept);
+    EXPECT_TRUE(same_bits(out.data(), out_kept.data(), out.size()));
+    EXPECT_TRUE(same_bits(gx.data(), gx_kept.data(), gx.size())) << "interleave " << interleave;
+    EXPECT_TRUE(same_bits(grads.q.data(), grads_kept.q.data(), grads.q.size())) << "interleave " << interleave;
+    EXPECT_TRUE(same_bits(grads.k.data(), grads_kept.k.data(), grads.k.size())) << "interleave " << interleave;
+    EXPECT_TRUE(same_bits(grads.v.data(), grads_kept.v.data(), grads.v.size())) << "interleave " << interleave;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients, testing::ValuesIn(all_cases()), case_name);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gatelab/race.hpp"
+#include "gatelab/rng.hpp"
 #include "gatelab/trainer.hpp"
 
 using namespace gatelab;
@@ -58,6 +59,76 @@ TEST(Loss, ValuesAndGradientsMatchDoubleReferences) {
     EXPECT_NEAR(grad[i], g, 1e-6) << i;
   }
   EXPECT_NEAR(ce.loss, expect, 1e-6 * expect);
+}
+
+// The loss runs its exponentials in chunks through the vector kernels; the bits must be those
+// of the plain per-point loop (one padded-vector activation_value per point, sums in index
+// order), at sizes below, at and across the chunk length.
+TEST(Loss, ChunkedKernelsGiveTheBitsOfAPerPointLoop) {
+  Pcg32 rng(17);
+  for (int n : {1, 3, 255, 256, 257, 700}) {
+    std::vector<float> out(n), labels(n), grad(n);
+    for (int i = 0; i < n; ++i) {
+      out[i] = 4.0f * rng.normal();
+      labels[i] = rng.uniform(-1.0f, 1.0f) > 0 ? 1.0f : -1.0f;
+    }
+    const LossValue ce = evaluate_loss(LossKind::cross_entropy, out.data(), labels.data(), n, grad.data());
+    double sum = 0.0;
+    const float inv_n = 1.0f / static_cast<float>(n);
+    for (int i = 0; i < n; ++i) {
+      const float z = out[i], t = labels[i] > 0 ? 1.0f : 0.0f;
+      const double tail = activation_value({Activation::softplus, 1.0f}, z > 0 ? -z : z);
+      sum += tail + (z > 0 ? static_cast<double>(z) : 0.0) - static_cast<double>(t) * z;
+      const float g = (activation_value({Activation::sigmoid, 1.0f}, z) - t) * inv_n;
+      ASSERT_EQ(std::memcmp(&g, &grad[i], sizeof g), 0) << "n " << n << " i " << i;
+    }
+    const double expected = sum / n;
+    EXPECT_EQ(std::memcmp(&expected, &ce.loss, sizeof expected), 0) << "n " << n;
+
+    // The gradient-only call of a training step: the same bits, and "finite" exactly when the
+    // loss value is.
+    for (LossKind kind : {LossKind::mse, LossKind::cross_entropy}) {
+      std::vector<float> only(n);
+      evaluate_loss(kind, out.data(), labels.data(), n, grad.data());
+      EXPECT_TRUE(loss_gradient(kind, out.data(), labels.data(), n, only.data()));
+      EXPECT_EQ(std::memcmp(only.data(), grad.data(), n * sizeof(float)), 0) << loss_name(kind) << " n " << n;
+      for (float bad : {INFINITY, -INFINITY, NAN}) {
+        std::vector<float> spoiled = out;
+        spoiled[n / 2] = bad;
+        EXPECT_FALSE(loss_gradient(kind, spoiled.data(), labels.data(), n, only.data()));
+        EXPECT_FALSE(std::isfinite(evaluate_loss(kind, spoiled.data(), labels.data(), n, nullptr).loss));
+      }
+    }
+  }
+}
+
+// A full batch reads the training split in place, in order: the first step is exactly one
+// Adam step on the gradient of the mean loss over every training point.
+TEST(Trainer, AFullBatchStepIsAnAdamStepOnTheWholeSplit) {
+  TrainerOptions o = trainer_options(LayerKind::gated, Activation::silu, 6);
+  o.batch_size = 0;
+  const Dataset d = data(Task::circle);
+  Trainer trainer(o, d);
+  Layer layer(trainer_layer_config(o));
+  const int n = static_cast<int>(d.y_train.size());
+  std::vector<float> x(static_cast<std::size_t>(n) * 3, 1.0f), out(n), grad(n);
+  for (int i = 0; i < n; ++i) {
+    x[i * 3] = d.x_train(i, 0);
+    x[i * 3 + 1] = d.x_train(i, 1);
+  }
+  layer.forward(x.data(), n, out.data());
+  evaluate_loss(o.loss, out.data(), d.y_train.data(), n, grad.data());
+  LayerParams grads;
+  layer.backward(x.data(), n, grad.data(), nullptr, grads);
+  Optimizer adam(o.optimizer, layer.parameter_count());
+  adam.step(layer.params(), grads);
+
+  ASSERT_EQ(trainer.step(1), 1);
+  const LayerParams& got = trainer.layer().params();
+  const LayerParams& want = layer.params();
+  EXPECT_EQ(std::memcmp(got.q.data(), want.q.data(), want.q.size() * sizeof(float)), 0);
+  EXPECT_EQ(std::memcmp(got.k.data(), want.k.data(), want.k.size() * sizeof(float)), 0);
+  EXPECT_EQ(std::memcmp(got.v.data(), want.v.data(), want.v.size() * sizeof(float)), 0);
 }
 
 TEST(Loss, CrossEntropyIsStableForHugeLogits) {

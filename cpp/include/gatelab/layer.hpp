@@ -75,6 +75,14 @@ class Layer {
   // grads (shaped like params) to dL/dQ, dL/dK, dL/dV.
   void backward(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const;
 
+  // The pair a training step uses: forward_kept keeps every row's intermediates (one pass, not
+  // chunked), and backward_kept reuses them instead of recomputing the hidden layer, which is
+  // a third of a small model's step. backward_kept gives the same bits as backward; it must
+  // follow forward_kept on the same x and rows with the parameters unchanged in between (when
+  // another forward ran in between it recomputes).
+  void forward_kept(const float* x, int rows, float* out) const;
+  void backward_kept(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const;
+
   // New layers for the symmetry probes: Q and K swapped (not mlp); Q·α and K/α (not mlp),
   // per unit when alphas (length m) is given.
   Layer exchanged() const;
@@ -87,6 +95,8 @@ class Layer {
  private:
   struct Workspace;
   void compute_hidden(const float* x, int rows, Workspace& ws) const;
+  void backward_from_hidden(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads,
+                            Workspace& ws) const;
 
   LayerConfig config_;
   LayerParams params_;

@@ -23,4 +23,10 @@ struct LossValue {
 // out, labels: (n); grad (n, may be null) receives d(mean loss)/d(out). n ≥ 1.
 LossValue evaluate_loss(LossKind kind, const float* out, const float* labels, int n, float* grad);
 
+// Only the gradient, with the bits evaluate_loss gives it: a training step needs the loss
+// value only to know that it is finite, and it is exactly when every output is (softplus of
+// a finite logit is finite, and a float error squared is finite in double). Returns whether
+// all of out is finite; skipping the value saves the logarithms, a tenth of a small step.
+bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, float* grad);
+
 }  // namespace gatelab

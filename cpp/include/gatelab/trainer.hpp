@@ -96,8 +96,11 @@ class Trainer {
   std::vector<float> train_features_, test_features_;  // (n, d_in)
   std::vector<int> order_;
   std::size_t cursor_ = 0;
-  // Per-step scratch, sized once.
+  // Per-step scratch, sized once. batch_xp_/batch_yp_ point at the current batch: the
+  // gathered minibatch in batch_x_/batch_y_, or the whole training split for a full batch.
   std::vector<float> batch_x_, batch_y_, batch_out_, grad_out_;
+  const float* batch_xp_ = nullptr;
+  const float* batch_yp_ = nullptr;
   LayerParams grads_;
   // The last state whose loss was verified finite, and which step it follows.
   LayerParams good_params_;
