@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const Timing timing = quick ? Timing{0.01, 0.002, 3} : Timing{0.3, 0.025, 11};
+  const Timing timing = quick ? Timing{0.01, 0.002, 3} : Timing{0.6, 0.025, 11};
   const int side = quick ? 16 : 128, points = quick ? 50 : 500, hidden = 16, chunk = 100;
   if (json) std::printf("{\"bench\": \"layers\", \"rows\": [");
 

@@ -14,7 +14,8 @@ export const JS_COLUMNS = [
 ];
 
 export function timingFor(quick) {
-  return quick ? { warmupMs: 5, batchMs: 2, repeats: 3, maxMs: 200 } : { warmupMs: 300, batchMs: 25, repeats: 11, maxMs: 3000 };
+  return quick ? { warmupMs: 5, batchMs: 2, repeats: 3, maxMs: 200 }
+    : { warmupMs: 400, firstWarmupMs: 1500, batchMs: 25, repeats: 11, maxMs: 3000 };
 }
 
 /**
