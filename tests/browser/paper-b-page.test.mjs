@@ -1,12 +1,12 @@
 // The paper-B article (demos/paper-b.html) in real Chromium: it loads with no console error and no
-// request off 127.0.0.1, its three figures draw, its math is typeset by the local KaTeX, its
+// request off 127.0.0.1, its four figures draw, its math is typeset by the local KaTeX, its
 // buttons drive the figures, the site's navigation links to it, and it fits a phone.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSession, openPage, figuresSettled, canvasStats, screenshotPath } from './harness.mjs';
 import { settled } from './paper-b-fixture.mjs';
 
-const FIGURES = 'gatelab-energy, gatelab-tying, gatelab-precond';
+const FIGURES = 'gatelab-energy, gatelab-tying, gatelab-precond, gatelab-gp';
 
 describe('demos/paper-b.html', () => {
   let session;
@@ -31,7 +31,7 @@ describe('demos/paper-b.html', () => {
       raw: (() => {
         const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          if (node.parentElement.closest('.katex, pre, gatelab-energy, gatelab-tying, gatelab-precond')) continue;
+          if (node.parentElement.closest('.katex, pre, gatelab-energy, gatelab-tying, gatelab-precond, gatelab-gp')) continue;
           if (/\\\(|\$\$|\\varepsilon|\\eta/.test(node.data)) return node.data;
         }
         return null;

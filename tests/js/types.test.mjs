@@ -2,11 +2,7 @@
 // (must fail on each marked line), so the types cannot silently drift from the API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsc = (args) => spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', ...args], { cwd: root, encoding: 'utf8' });
+import { misuseErrors, tsc } from './tsc-check.mjs';
 
 test('the usage file type-checks against gatelab.d.ts', () => {
   const r = tsc(['-p', 'tests/types/tsconfig.json']);
@@ -14,9 +10,7 @@ test('the usage file type-checks against gatelab.d.ts', () => {
 });
 
 test('misuse is rejected by the types', () => {
-  const r = tsc(['--noEmit', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext',
-    'tests/types/misuse.ts']);
+  const r = misuseErrors('tests/types/misuse.ts');
   assert.notEqual(r.status, 0);
-  const errors = r.stdout.split('\n').filter((l) => l.includes('misuse.ts('));
-  assert.deepEqual(errors.map((l) => Number(/misuse\.ts\((\d+)/.exec(l)[1])), [6, 7, 8], r.stdout);
+  assert.deepEqual(r.lines, [6, 7, 8], r.stdout);
 });

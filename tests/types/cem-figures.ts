@@ -11,3 +11,8 @@ const tying = document.createElement('gatelab-tying');
 tying.layer = 'mlp';
 void tying.settled().then((t) => console.log(t.result?.tieHolds, precond.result?.crossing));
 console.log(FIGURES['gatelab-energy'], energy.plotArea?.extent);
+const gp = document.createElement('gatelab-gp');
+gp.highlight = '4';
+gp.trainSteps = 500;
+const best = gp.results?.models.map((m) => m.rmse / (gp.results?.baselines.posterior.rmse ?? 1));
+console.log(FIGURES['gatelab-gp'], best, gp.results?.models[0].rmseByPosition.length);

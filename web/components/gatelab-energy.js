@@ -10,6 +10,7 @@
 // initialisation; the diagonal and the preconditioner (which the library starts at 0 and at
 // P = I) are drawn from the same seed.
 import { GateLabFigure } from './gatelab-figure.js';
+import { createProbeLine } from './grid-probe.js';
 import { createButton, createRange, createSelect, setSelectOptions } from './controls.js';
 import { drawLineChart, dataRange } from './line-chart.js';
 import { formatNumber } from './format.js';
@@ -86,11 +87,7 @@ export class GateLabEnergy extends GateLabFigure {
       label: 'Energy landscape of the query token over the token plane, with the context tokens and the query’s gradient steps. '
         + 'Focus it and use the arrow keys to move a token; [ and ] pick the token.' });
     this.createCanvas({ name: 'trace', label: 'The query’s energy after each gradient step' });
-    this.#probeText = document.createElement('p');
-    this.#probeText.className = 'probe';
-    this.#probeText.setAttribute('part', 'probe');
-    this.#probeText.setAttribute('aria-live', 'polite');
-    plots.after(this.#probeText);
+    this.#probeText = createProbeLine(plots);
     this.#attachPointer(this.#canvas);
     this.#attachKeyboard(this.#canvas);
 

@@ -12,7 +12,7 @@ import { drawHeatmap, maxAbs } from './heatmap.js';
 import { dataRange, drawLineChart } from './line-chart.js';
 import { sharedRunner } from './lab-runner.js';
 import { activationLabel, formatNumber } from './format.js';
-import { attachGridProbe } from './grid-probe.js';
+import { attachGridProbe, createProbeLine } from './grid-probe.js';
 
 const CURVE_POINTS = 241;
 const GAP_ROWS = 64;
@@ -64,11 +64,7 @@ export class GateLabExchangePlane extends GateLabFigure {
     const plane = this.createCanvas({ name: 'plane',
       label: 'Heatmap of g(a, b) = σ(a)·b − σ(b)·a. Arrow keys read its values.' });
     this.createCanvas({ name: 'ratio', label: 'Curve of σ(z)/z' });
-    this.#probeText = document.createElement('p');
-    this.#probeText.className = 'probe';
-    this.#probeText.setAttribute('part', 'probe');
-    this.#probeText.setAttribute('aria-live', 'polite');
-    plots.after(this.#probeText);
+    this.#probeText = createProbeLine(plots);
     this.#probe = attachGridProbe(plane, {
       size: () => this.#target?.n ?? this.state.n,
       plot: () => this.#planeArea,

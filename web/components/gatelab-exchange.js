@@ -10,7 +10,7 @@ import { GateLabFigure } from './gatelab-figure.js';
 import { createButton, createRange, createSelect, setSelectOptions } from './controls.js';
 import { drawHeatmap, maxAbs } from './heatmap.js';
 import { activationLabel, formatNumber } from './format.js';
-import { attachGridProbe } from './grid-probe.js';
+import { attachGridProbe, createProbeLine } from './grid-probe.js';
 import { addJsonExport, linspace } from './figure-extras.js';
 
 const D_IN = 3;
@@ -59,11 +59,7 @@ export class GateLabExchange extends GateLabFigure {
     const plane = this.createCanvas({ name: 'plane',
       label: 'Heatmap of one output of the layer over the input plane. Arrow keys read its values.' });
     this.createCanvas({ name: 'diff', label: 'Heatmap of what swapping Q and K changes in that output' });
-    this.#probeText = document.createElement('p');
-    this.#probeText.className = 'probe';
-    this.#probeText.setAttribute('part', 'probe');
-    this.#probeText.setAttribute('aria-live', 'polite');
-    plots.after(this.#probeText);
+    this.#probeText = createProbeLine(plots);
     this.#probe = attachGridProbe(plane, {
       size: () => this.#result?.n ?? this.state.n,
       plot: () => this.#planeArea,

@@ -19,7 +19,7 @@ import { drawMatrix } from './matrix-view.js';
 import { drawPoints, drawZeroContour } from './boundary-map.js';
 import { addJsonExport, layerLabel, linspace, palette } from './figure-extras.js';
 import { paperA } from './paper-a-lab.js';
-import { attachGridProbe } from './grid-probe.js';
+import { attachGridProbe, createProbeLine } from './grid-probe.js';
 
 const N = 56;
 const EXTENT = 1.5;
@@ -77,11 +77,7 @@ export class GateLabInteractions extends GateLabFigure {
       label: 'The layer’s output over the input plane. Arrow keys move a probe; Enter pins it.' });
     this.createCanvas({ name: 'matrices', label: 'Interaction matrices: raw, with Q and K swapped, and symmetrised' });
     this.createCanvas({ name: 'spectrum', label: 'Eigenvalues and top eigenvectors of the symmetrised matrix' });
-    this.#probeText = document.createElement('p');
-    this.#probeText.className = 'probe';
-    this.#probeText.setAttribute('part', 'probe');
-    this.#probeText.setAttribute('aria-live', 'polite');
-    plots.after(this.#probeText);
+    this.#probeText = createProbeLine(plots);
     this.#gridProbe = attachGridProbe(plane, {
       size: () => N,
       plot: () => this.#planeArea,

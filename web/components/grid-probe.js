@@ -1,6 +1,7 @@
 // Reading single cells of a heatmap, by pointer or by keyboard: the canvas becomes focusable,
 // arrow keys move a probe cell (Shift: 8 cells, Home/End: the edges, Escape: away), and the
-// pointer sets it while it hovers the plot. The figure draws the marker and says the value.
+// pointer sets it while it hovers the plot. The figure draws the marker and says the value in
+// the line createProbeLine() makes (also used by figures that probe without a grid).
 // Cells are (i, j) with i along x (left to right) and j along y (bottom to top).
 
 /**
@@ -62,4 +63,19 @@ export function attachGridProbe(canvas, { size, plot, onChange }) {
   canvas.addEventListener('pointerleave', () => set(null));
   canvas.addEventListener('blur', () => set(null));
   return probe;
+}
+
+/**
+ * The polite live line under a figure's plots where a probe's reading is said (part `probe`,
+ * class `probe`): the same element for every figure that reads values under a cursor.
+ * @param {HTMLElement} plots the figure's plots part; the line is inserted right after it
+ * @returns {HTMLParagraphElement}
+ */
+export function createProbeLine(plots) {
+  const line = document.createElement('p');
+  line.className = 'probe';
+  line.setAttribute('part', 'probe');
+  line.setAttribute('aria-live', 'polite');
+  plots.after(line);
+  return line;
 }

@@ -395,10 +395,57 @@ export declare class GateLabPrecond extends GateLabFigure<PrecondState> {
   reflectGradient(): void;
 }
 
+export interface GpState {
+  seed: number;
+  /** Which held-out sequence the top panel shows. */
+  sequence: number;
+  /** Pairs per sequence, 4 … 32. */
+  length: number;
+  /** Input dimension, 1 … 4. */
+  dx: number;
+  lengthScale: number;
+  noise: number;
+  /** AdamW steps each model trains for, 0 … 5000. */
+  trainSteps: number;
+  /** The recursion depth drawn on top: '1' | '2' | '4' | '8'. */
+  highlight: '1' | '2' | '4' | '8';
+  paused: boolean;
+}
+
+/** RMSE over held-out sequences: overall and by context length (position t). */
+export interface GpRmse {
+  rmse: number;
+  byPosition: Float32Array;
+}
+
+/**
+ * <gatelab-gp>: in-context GP regression (MATH.md B7): four CEM transformers with T = 1, 2, 4
+ * and 8 recursive steps per layer train in the worker; their predictions beside the exact GP
+ * posterior. Fires `step` while training and `computed` when a run is set up.
+ */
+export declare class GateLabGp extends GateLabFigure<GpState> {
+  seed: number;
+  sequence: number;
+  length: number;
+  dx: number;
+  lengthScale: number;
+  noise: number;
+  trainSteps: number;
+  highlight: GpState['highlight'];
+  paused: boolean;
+  /** The latest numbers (a copy), or null before the first models exist. */
+  readonly results: {
+    stepsDone: number;
+    baselines: { posterior: GpRmse; contextMean: GpRmse };
+    models: { steps: number; parameters: number; rmse: number; rmseByPosition: Float32Array; diverged: boolean }[];
+  } | null;
+}
+
 export interface PaperBFigures {
   'gatelab-energy': typeof GateLabEnergy;
   'gatelab-tying': typeof GateLabTying;
   'gatelab-precond': typeof GateLabPrecond;
+  'gatelab-gp': typeof GateLabGp;
 }
 
 declare global {
@@ -406,5 +453,6 @@ declare global {
     'gatelab-energy': GateLabEnergy;
     'gatelab-tying': GateLabTying;
     'gatelab-precond': GateLabPrecond;
+    'gatelab-gp': GateLabGp;
   }
 }

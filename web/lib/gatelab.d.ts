@@ -7,9 +7,12 @@
  */
 
 import type { Cem } from './cem.js';
+import type { Gp } from './gp.js';
 
 /** Paper B (causal energy minimization): lab.cem and its types, see cem.d.ts. */
 export * from './cem.js';
+/** In-context GP regression (issue 6): lab.gp and its types, see gp.d.ts. */
+export * from './gp.js';
 
 /** Thrown for bad input and refused requests; `argument` names the offending argument. */
 export class GateLabError extends Error {
@@ -129,6 +132,8 @@ export interface GateLab {
   readonly symmetry: Symmetry;
   /** Paper B: CEM attention, the tied gated MLP, their baselines and the tie between them (cem.d.ts). */
   readonly cem: Cem;
+  /** In-context GP regression: sequences, the exact posterior, and live training sessions (gp.d.ts). */
+  readonly gp: Gp;
   activationInfo(name: ActivationName): ActivationInfo;
   createLayer(options: LayerOptions): Layer;
   /** Samples of σ on [min, max] (default n = 256). */

@@ -5,37 +5,7 @@
 // defaults, validates, copies arrays and throws GateLabError. installGp(lab) returns the object
 // the lab exposes as lab.gp.
 //
-// Types, ready to merge into gatelab.d.ts:
-/*
-export interface GpDataOptions {
-  dx?: number; length?: number;            // input dimension 1…16 (default 1), pairs per sequence 1…512 (16)
-  lengthScale?: number; signalVar?: number; noiseStd?: number;  // RBF ℓ (0.5), s² (1), σ (0.1)
-  inputs?: 'uniform' | 'normal';           // x on [−1, 1]^dx (default) or N(0, I)
-}
-export interface GpModelOptions extends GpDataOptions {
-  family?: 'cem' | 'standard'; steps?: number;  // T of the CEM layers, 1…16 (default 1)
-  diagonal?: 'none' | 'per_head' | 'shared'; precond?: 'none' | 'paper' | 'psd'; precondRank?: number;
-  d?: number; layers?: number; heads?: number; hidden?: number;  // 16, 2, 2, 32
-  eta?: number; batch?: number; lr?: number; warmup?: number; clipNorm?: number;  // 0.25, 8, 0.003, 20, 1
-  seed?: number;                            // init and training stream, 0…2³²−1 (default 0)
-}
-export interface GpSequence { x: Float32Array; y: Float32Array }   // x: n·dx, y: n
-export interface GpPosterior { mean: Float32Array; variance: Float32Array }
-export interface GpSession {
-  readonly options: Readonly<GpModelOptions>; readonly stepsDone: number; readonly parameterCount: number;
-  readonly diverged: boolean; readonly disposed: boolean;
-  train(n?: number): Float32Array;          // n AdamW steps (≤ 10000); returns their mean train MSEs
-  predict(seq: GpSequence): Float32Array;   // prediction of y_t at every position t
-  predictAt(seq: GpSequence, context: number, xq: Float32Array): Float32Array;
-  losses(): Float32Array;
-  dispose(): void;
-}
-// On GateLab (lab.gp):
-  gp: { defaults: GpModelOptions; sample(options?: GpDataOptions, seed?: number, count?: number): GpSequence[];
-    posterior(options: GpDataOptions, seq: GpSequence): GpPosterior & { contextMean: Float32Array };
-    posteriorAt(options: GpDataOptions, seq: GpSequence, context: number, xq: Float32Array): GpPosterior;
-    createSession(options?: GpModelOptions): GpSession }
-*/
+// Its types are in gp.d.ts beside it (exported from gatelab.d.ts).
 import { GateLabError, throwIfError } from './errors.js';
 import { Owned } from './handles.js';
 import { fail, finiteNumber, floatArray, integer, oneOf, plainObject } from './validate.js';

@@ -1,0 +1,14 @@
+// Must NOT compile: tests/js/gp-types.test.mjs checks that tsc rejects each line marked below.
+import { loadGateLab } from '../../web/lib/gatelab.js';
+
+async function main(): Promise<void> {
+  const lab = await loadGateLab();
+  lab.gp.createSession({ diagonal: 'per-head' }); // error: the GP options use the core's spelling 'per_head'
+  lab.gp.createSession({ family: 'mlp' }); // error: family is 'cem' or 'standard'
+  lab.gp.sample({ inputs: 'gaussian' }); // error: inputs is 'uniform' or 'normal'
+  const session = lab.gp.createSession();
+  const n: string = session.stepsDone; // error: number
+  session.predict({ x: new Float32Array(4) }); // error: a sequence needs y
+  session.options.seed = 3; // error: options are read-only
+}
+void main();
