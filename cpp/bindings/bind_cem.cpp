@@ -334,15 +334,22 @@ std::string preconditioner(const L& layer, Ptr out) {
   return {};
 }
 
+// The spectrum is for looking at: one call must stay interactive, and Jacobi's cost grows as
+// d³ (d = 512 takes ~4 s natively), so it keeps its own cap below eigen.hpp's.
+constexpr int max_spectrum_dim = 512;
+static_assert(max_spectrum_dim <= max_eigen_dim);
+
 // out: the d eigenvalues of P, ascending.
 template <class L>
 std::string spectrum(const L& layer, Ptr out) {
   const int d = layer.config().d;
-  if (d > max_eigen_dim) return "the spectrum needs d ≤ " + std::to_string(max_eigen_dim) + " (d = " + std::to_string(d) + ")";
+  if (d > max_spectrum_dim) {
+    return "the spectrum needs d ≤ " + std::to_string(max_spectrum_dim) + " (d = " + std::to_string(d) + ")";
+  }
   std::vector<double> p(std::size_t(d) * d);
   if (std::string e = layer.precond_dense(p.data()); !e.empty()) return e;
-  const SymmetricEigen eig = symmetric_eigen(p.data(), d, EigenOrder::descending);
-  std::copy(eig.values.rbegin(), eig.values.rend(), fp(out));
+  const std::vector<double> values = symmetric_eigenvalues(p.data(), d, EigenOrder::descending);
+  std::copy(values.rbegin(), values.rend(), fp(out));
   return {};
 }
 
@@ -457,7 +464,7 @@ EMSCRIPTEN_BINDINGS(cem) {
   constant("cemMaxBeta", static_cast<double>(cem_max_beta));
   constant("cemMaxGrid", cem_max_grid);
   constant("cemMaxTensorFloats", static_cast<double>(cem_max_tensor_floats));
-  constant("cemMaxSpectrumDim", max_eigen_dim);
+  constant("cemMaxSpectrumDim", max_spectrum_dim);
 
   value_object<CemNumber>("CemNumber").field("error", &CemNumber::error).field("value", &CemNumber::value);
   value_object<CemAttentionOptions>("CemAttentionOptions")

@@ -134,6 +134,23 @@ struct TanhDerivative {
 template <class Kernel>
 void run(Kernel kernel, const float* in, float* out, std::size_t n) {
   std::size_t i = 0;
+  // Two vectors per iteration: both share each constant of the kernel, which V8 otherwise
+  // rematerialises for every vector (an x86 register holds few of a kernel's ~30 splats).
+  for (; i + 16 <= n; i += 16) {
+    f32x4 a, b, c, d;
+    std::memcpy(&a, in + i, sizeof a);
+    std::memcpy(&b, in + i + 4, sizeof b);
+    std::memcpy(&c, in + i + 8, sizeof c);
+    std::memcpy(&d, in + i + 12, sizeof d);
+    a = kernel(a);
+    b = kernel(b);
+    c = kernel(c);
+    d = kernel(d);
+    std::memcpy(out + i, &a, sizeof a);
+    std::memcpy(out + i + 4, &b, sizeof b);
+    std::memcpy(out + i + 8, &c, sizeof c);
+    std::memcpy(out + i + 12, &d, sizeof d);
+  }
   for (; i + 4 <= n; i += 4) {
     f32x4 v;
     std::memcpy(&v, in + i, sizeof v);

@@ -1,13 +1,13 @@
 // The CEM preconditioner P (MATH.md B5): application to row gradients, its backward, the
-// dense matrix and its smallest eigenvalue (cyclic Jacobi). See cem_preconditioner.hpp for
-// the forms and the initialisation.
+// dense matrix and its smallest eigenvalue (eigen.hpp's Jacobi). See cem_preconditioner.hpp
+// for the forms and the initialisation.
 #include "gatelab/cem_preconditioner.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "gatelab/cem_math.hpp"
+#include "gatelab/eigen.hpp"
 
 namespace gatelab {
 
@@ -114,12 +114,15 @@ void cem_precond_dense(CemPrecond kind, const CemPrecondParamsT<S>& params, int 
   }
 }
 
+// P is d × d with d ≤ cem_max_d, so eigen.hpp must accept that size.
+static_assert(max_eigen_dim >= cem_max_d, "symmetric_eigenvalues must accept the largest CEM width");
+
 template <class S>
 double cem_precond_min_eigenvalue(CemPrecond kind, const CemPrecondParamsT<S>& params, int d) {
   if (kind == CemPrecond::none) return 1.0;
   std::vector<double> dense(std::size_t(d) * d);
   cem_precond_dense(kind, params, d, dense.data());
-  return cem_symmetric_min_eigenvalue(dense.data(), d);
+  return symmetric_eigenvalues(dense.data(), d, EigenOrder::descending).back();  // the last is the smallest
 }
 
 template <class S>
@@ -132,44 +135,6 @@ void cem_precond_views(CemPrecond kind, CemPrecondParamsT<S>& params, CemPrecond
   if (r == 0) return;
   out.push_back({prefix + "u", params.u.data(), grads.u.data(), params.u.size(), d, r});
   if (kind == CemPrecond::paper) out.push_back({prefix + "v", params.v.data(), grads.v.data(), params.v.size(), d, r});
-}
-
-double cem_symmetric_min_eigenvalue(const double* input, int d) {
-  if (d <= 0) return 0.0;
-  std::vector<double> a(input, input + std::size_t(d) * d);
-  auto at = [&](int i, int j) -> double& { return a[std::size_t(i) * d + j]; };
-  double total = 0.0;
-  for (double x : a) total += x * x;
-  for (int sweep = 0; sweep < 100; ++sweep) {
-    double off = 0.0;
-    for (int i = 0; i < d; ++i) {
-      for (int j = i + 1; j < d; ++j) off += at(i, j) * at(i, j);
-    }
-    if (off <= 1e-30 * total || off == 0.0) break;
-    for (int p = 0; p < d; ++p) {
-      for (int q = p + 1; q < d; ++q) {
-        const double apq = at(p, q);
-        if (apq == 0.0) continue;
-        // Rotation that zeroes a_pq (Golub & Van Loan, sym.schur2).
-        const double theta = (at(q, q) - at(p, p)) / (2.0 * apq);
-        const double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1.0));
-        const double c = 1.0 / std::sqrt(t * t + 1.0), s = t * c;
-        for (int k = 0; k < d; ++k) {  // columns p, q
-          const double akp = at(k, p), akq = at(k, q);
-          at(k, p) = c * akp - s * akq;
-          at(k, q) = s * akp + c * akq;
-        }
-        for (int k = 0; k < d; ++k) {  // rows p, q
-          const double apk = at(p, k), aqk = at(q, k);
-          at(p, k) = c * apk - s * aqk;
-          at(q, k) = s * apk + c * aqk;
-        }
-      }
-    }
-  }
-  double smallest = at(0, 0);
-  for (int i = 1; i < d; ++i) smallest = std::min(smallest, at(i, i));
-  return smallest;
 }
 
 #define GATELAB_CEM_PRECOND_INSTANTIATE(S)                                                                       \

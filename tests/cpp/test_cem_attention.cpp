@@ -8,6 +8,7 @@
 
 #include "gatelab/cem_attention.hpp"
 #include "gatelab/cem_baselines.hpp"
+#include "test_cem_layer_checks.hpp"
 #include "test_cem_support.hpp"
 
 using namespace gatelab;
@@ -50,29 +51,7 @@ TEST(CemAttention, OutputIsPreconditionedStepsOnTheEnergy) {
         CemAttention single(config);
         ASSERT_EQ(cem_copy_parameters(single.parameters(), layer.parameters()), "");
         const auto h = cemtest::randn<double>(n * d, 5);
-        const auto hf = std::vector<float>(h.begin(), h.end());
-        std::vector<double> out(n * d), P(d * d);
-        std::vector<float> outf(n * d);
-        ASSERT_EQ(layer.forward(h.data(), n, out.data()), "");
-        ASSERT_EQ(single.forward(hf.data(), n, outf.data()), "");
-        ASSERT_EQ(layer.precond_dense(P.data()), "");
-        for (int i = 0; i < n; ++i) {
-          auto energy = [&](const std::vector<double>& y) {
-            double e = 0;
-            EXPECT_EQ(layer.energy(h.data(), n, i, y.data(), &e), "");
-            return e;
-          };
-          const std::vector<double> start(h.begin() + i * d, h.begin() + (i + 1) * d);
-          const auto expected = cemtest::fd_descent(start, energy, P, config.eta, config.steps);
-          std::vector<double> step(d), got(out.begin() + i * d, out.begin() + (i + 1) * d), gotf(d);
-          for (int c = 0; c < d; ++c) {
-            step[c] = expected[c] - start[c];
-            gotf[c] = double(outf[i * d + c]) - double(hf[i * d + c]);
-            got[c] -= start[c];
-          }
-          EXPECT_LE(cemtest::rel_error(got, step), 1e-6) << "double, position " << i;
-          EXPECT_LE(cemtest::rel_error(gotf, step, 1e-6), 1e-4) << "float, position " << i;
-        }
+        ASSERT_NO_FATAL_FAILURE(cemtest::expect_forward_is_preconditioned_descent(layer, single, h, n, 1e-6));
       }
     }
   }
@@ -97,21 +76,14 @@ TEST(CemAttention, LaterTokensNeverChangeEarlierOutputs) {
 TEST(CemAttention, EnergyFallsAtEveryStepWithPsdPreconditionerAndSmallStep) {
   const int d = 8, n = 7;
   for (CemDiagonal diag : kDiagonals) {
-    const CemAttentionConfig config = make_config(d, 2, 8, diag, CemPrecond::psd, 3, 0.05f);
-    CemAttention layer(config);
+    SCOPED_TRACE(cem_diagonal_name(diag));
+    CemAttention layer(make_config(d, 2, 8, diag, CemPrecond::psd, 3, 0.05f));
     cemtest::randomize(layer.parameters(), 21, 0.4);
     double lambda = 0;
     ASSERT_EQ(layer.precond_min_eigenvalue(&lambda), "");
     EXPECT_GT(lambda, 0.0);
     const auto h = cemtest::randn<float>(n * d, 4);
-    std::vector<double> trace(n * (config.steps + 1));
-    ASSERT_EQ(layer.energy_trace(h.data(), n, trace.data()), "");
-    for (int i = 0; i < n; ++i) {
-      for (int t = 0; t < config.steps; ++t) {
-        const double before = trace[i * (config.steps + 1) + t], after = trace[i * (config.steps + 1) + t + 1];
-        EXPECT_LT(after, before) << cem_diagonal_name(diag) << " position " << i << " step " << t;
-      }
-    }
+    ASSERT_NO_FATAL_FAILURE(cemtest::expect_energy_falls_at_every_step(layer, h, n, true));
   }
 }
 
@@ -125,16 +97,13 @@ TEST(CemAttention, PaperPreconditionerCanBeIndefiniteAndRaiseTheEnergy) {
   auto& pre = layer.params().precond;
   pre.p.fill(0.541324854612918);  // softplus = 1
   const auto h = cemtest::randn<double>(n * d, 9);
-  std::vector<double> y(h.begin() + i * d, h.begin() + (i + 1) * d), g(d);
-  for (int c = 0; c < d; ++c) {
-    auto yp = y, ym = y;
-    yp[c] += 1e-6;
-    ym[c] -= 1e-6;
-    double ep = 0, em = 0;
-    layer.energy(h.data(), n, i, yp.data(), &ep);
-    layer.energy(h.data(), n, i, ym.data(), &em);
-    g[c] = (ep - em) / 2e-6;
-  }
+  const std::vector<double> y(h.begin() + i * d, h.begin() + (i + 1) * d);
+  auto energy = [&](const std::vector<double>& at) {
+    double e = 0;
+    layer.energy(h.data(), n, i, at.data(), &e);
+    return e;
+  };
+  const std::vector<double> g = cemtest::numeric_energy_gradient(y, energy, 1e-6);
   const double gn = cemtest::norm(g);
   for (int c = 0; c < d; ++c) {
     pre.u(c, 0) = g[c] / gn;
@@ -182,22 +151,13 @@ TEST(CemAttention, BackwardMatchesFiniteDifferences) {
     cemtest::randomize(layer.parameters(), 17, 0.6);
     auto h = cemtest::randn<double>(n * d, 23);
     const auto weights = cemtest::randn<double>(n * d, 29);
-    std::vector<double> out(n * d), grad_h(n * d);
-    auto loss = [&]() {
-      EXPECT_EQ(layer.forward(h.data(), n, out.data()), "");
-      return cemtest::weighted_sum(out, weights);
-    };
-    ASSERT_EQ(layer.backward(h.data(), n, weights.data(), grad_h.data()), "");
-    cemtest::expect_param_grads_match(layer.parameters(), loss, 1e-6, 1e-6);
-    EXPECT_LE(cemtest::rel_error(grad_h, cemtest::numeric_gradient(h, loss, 1e-6)), 1e-6) << "grad_h";
+    std::vector<double> grad_h;
+    ASSERT_NO_FATAL_FAILURE(
+        cemtest::expect_backward_matches_finite_differences(layer, h, n, weights, 1e-6, 1e-6, grad_h));
 
     // The float layer's backward agrees with the double one.
     CemAttention single(config);
-    ASSERT_EQ(cem_copy_parameters(single.parameters(), layer.parameters()), "");
-    const std::vector<float> hf(h.begin(), h.end()), wf(weights.begin(), weights.end());
-    std::vector<float> grad_hf(n * d);
-    ASSERT_EQ(single.backward(hf.data(), n, wf.data(), grad_hf.data()), "");
-    EXPECT_LE(cemtest::rel_error(grad_hf, grad_h), 1e-4);
+    ASSERT_NO_FATAL_FAILURE(cemtest::expect_float_backward_agrees(single, layer, h, n, weights, grad_h));
     const auto views64 = layer.parameters();
     const auto views32 = single.parameters();
     for (std::size_t v = 0; v < views64.size(); ++v) {

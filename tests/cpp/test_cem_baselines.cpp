@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "gatelab/cem_baselines.hpp"
+#include "test_cem_layer_checks.hpp"
 #include "test_cem_support.hpp"
 
 using namespace gatelab;
@@ -57,18 +58,13 @@ TEST(CemStdAttention, FirstTokenAttendsOnlyToItselfAndLaterTokensChangeNothingBe
 TEST(CemStdAttention, BackwardMatchesFiniteDifferences) {
   const int d = 6, n = 5;
   for (int heads : {1, 2, 3}) {
+    SCOPED_TRACE("heads = " + std::to_string(heads));
     CemStdAttention64 layer({d, heads, 0.0f, 7});
     cemtest::randomize(layer.parameters(), 9, 0.6);
     auto x = cemtest::randn<double>(n * d, 10);
     const auto weights = cemtest::randn<double>(n * d, 11);
-    std::vector<double> out(n * d), dx(n * d);
-    auto loss = [&]() {
-      EXPECT_EQ(layer.forward(x.data(), n, out.data()), "");
-      return cemtest::weighted_sum(out, weights);
-    };
-    ASSERT_EQ(layer.backward(x.data(), n, weights.data(), dx.data()), "");
-    cemtest::expect_param_grads_match(layer.parameters(), loss, 1e-6, 1e-6);
-    EXPECT_LE(cemtest::rel_error(dx, cemtest::numeric_gradient(x, loss, 1e-6)), 1e-6) << "heads = " << heads;
+    std::vector<double> dx;
+    ASSERT_NO_FATAL_FAILURE(cemtest::expect_backward_matches_finite_differences(layer, x, n, weights, 1e-6, 1e-6, dx));
   }
 }
 
@@ -76,7 +72,7 @@ TEST(CemSwiGlu, ForwardIsTheGatedFormulaAndBackwardMatchesFiniteDifferences) {
   const int d = 5, m = 7, n = 3;
   CemSwiGlu64 layer({d, m, {Activation::silu, 1.0f}, 2});
   auto x = cemtest::randn<double>(n * d, 12);
-  std::vector<double> out(n * d), dx(n * d);
+  std::vector<double> out(n * d), dx;
   ASSERT_EQ(layer.forward(x.data(), n, out.data()), "");
   const auto& p = layer.params();
   for (int i = 0; i < n; ++i) {
@@ -94,14 +90,8 @@ TEST(CemSwiGlu, ForwardIsTheGatedFormulaAndBackwardMatchesFiniteDifferences) {
     }
   }
   const auto weights = cemtest::randn<double>(n * d, 13);
-  auto loss = [&]() {
-    EXPECT_EQ(layer.forward(x.data(), n, out.data()), "");
-    return cemtest::weighted_sum(out, weights);
-  };
-  ASSERT_EQ(layer.backward(x.data(), n, weights.data(), dx.data()), "");
   // SiLU comes from the float catalogue even here: wider step, looser bound.
-  cemtest::expect_param_grads_match(layer.parameters(), loss, 1e-3, 2e-3);
-  EXPECT_LE(cemtest::rel_error(dx, cemtest::numeric_gradient(x, loss, 1e-3)), 2e-3);
+  ASSERT_NO_FATAL_FAILURE(cemtest::expect_backward_matches_finite_differences(layer, x, n, weights, 1e-3, 2e-3, dx));
 }
 
 TEST(CemBaselines, CountParametersAndValidate) {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "gatelab/cem_mlp.hpp"
+#include "test_cem_layer_checks.hpp"
 #include "test_cem_support.hpp"
 
 using namespace gatelab;
@@ -45,30 +46,8 @@ TEST(CemMlp, OutputIsPreconditionedStepsOnTheEnergy) {
       CemMlp single(config);
       ASSERT_EQ(cem_copy_parameters(single.parameters(), layer.parameters()), "");
       const auto h = cemtest::randn<double>(n * d, 5);
-      const std::vector<float> hf(h.begin(), h.end());
-      std::vector<double> out(n * d), P(d * d);
-      std::vector<float> outf(n * d);
-      ASSERT_EQ(layer.forward(h.data(), n, out.data()), "");
-      ASSERT_EQ(single.forward(hf.data(), n, outf.data()), "");
-      ASSERT_EQ(layer.precond_dense(P.data()), "");
-      for (int i = 0; i < n; ++i) {
-        auto energy = [&](const std::vector<double>& y) {
-          double e = 0;
-          EXPECT_EQ(layer.energy(h.data(), n, i, y.data(), &e), "");
-          return e;
-        };
-        const std::vector<double> start(h.begin() + i * d, h.begin() + (i + 1) * d);
-        const auto expected = cemtest::fd_descent(start, energy, P, config.eta, config.steps);
-        std::vector<double> step(d), got(d), gotf(d);
-        for (int c = 0; c < d; ++c) {
-          step[c] = expected[c] - start[c];
-          got[c] = out[i * d + c] - start[c];
-          gotf[c] = double(outf[i * d + c]) - double(hf[i * d + c]);
-        }
-        // The double layer evaluates φ in float (activations.hpp is float-only): ~1e-7.
-        EXPECT_LE(cemtest::rel_error(got, step), 1e-5) << "double, token " << i;
-        EXPECT_LE(cemtest::rel_error(gotf, step, 1e-6), 1e-4) << "float, token " << i;
-      }
+      // The double layer evaluates φ in float (activations.hpp is float-only): ~1e-7.
+      ASSERT_NO_FATAL_FAILURE(cemtest::expect_forward_is_preconditioned_descent(layer, single, h, n, 1e-5));
     }
   }
   EXPECT_GE(tested, 2) << "MATH.md B3 names at least relu and identity";
@@ -126,18 +105,11 @@ TEST(CemMlp, EnergyFallsAtEveryStepWithPsdPreconditionerAndSmallStep) {
   for (int a = 0; a < activation_count; ++a) {
     const Activation act = activation_by_index(a);
     if (!has_antiderivative(act)) continue;
-    const CemMlpConfig config = make_config(d, m, act, 8, CemPrecond::psd, 2, 0.02f);
-    CemMlp layer(config);
+    SCOPED_TRACE(activation_name(act));
+    CemMlp layer(make_config(d, m, act, 8, CemPrecond::psd, 2, 0.02f));
     cemtest::randomize(layer.parameters(), 40 + a, 0.4);
     const auto h = cemtest::randn<float>(n * d, 2);
-    std::vector<double> trace(n * (config.steps + 1));
-    ASSERT_EQ(layer.energy_trace(h.data(), n, trace.data()), "");
-    for (int i = 0; i < n; ++i) {
-      for (int t = 0; t < config.steps; ++t) {
-        const double before = trace[i * (config.steps + 1) + t], after = trace[i * (config.steps + 1) + t + 1];
-        EXPECT_LE(after, before) << activation_name(act) << " token " << i << " step " << t;
-      }
-    }
+    ASSERT_NO_FATAL_FAILURE(cemtest::expect_energy_falls_at_every_step(layer, h, n, false));
   }
 }
 
@@ -167,21 +139,12 @@ TEST(CemMlp, BackwardMatchesFiniteDifferences) {
       cemtest::randomize(layer.parameters(), 12, 0.6);
       auto h = cemtest::randn<double>(n * d, 14);
       const auto weights = cemtest::randn<double>(n * d, 15);
-      std::vector<double> out(n * d), grad_h(n * d);
-      auto loss = [&]() {
-        EXPECT_EQ(layer.forward(h.data(), n, out.data()), "");
-        return cemtest::weighted_sum(out, weights);
-      };
-      ASSERT_EQ(layer.backward(h.data(), n, weights.data(), grad_h.data()), "");
-      cemtest::expect_param_grads_match(layer.parameters(), loss, 1e-3, 3e-3);
-      EXPECT_LE(cemtest::rel_error(grad_h, cemtest::numeric_gradient(h, loss, 1e-3)), 3e-3) << "grad_h";
+      std::vector<double> grad_h;
+      ASSERT_NO_FATAL_FAILURE(
+          cemtest::expect_backward_matches_finite_differences(layer, h, n, weights, 1e-3, 3e-3, grad_h));
 
       CemMlp single(config);
-      ASSERT_EQ(cem_copy_parameters(single.parameters(), layer.parameters()), "");
-      const std::vector<float> hf(h.begin(), h.end()), wf(weights.begin(), weights.end());
-      std::vector<float> grad_hf(n * d);
-      ASSERT_EQ(single.backward(hf.data(), n, wf.data(), grad_hf.data()), "");
-      EXPECT_LE(cemtest::rel_error(grad_hf, grad_h), 1e-4);
+      ASSERT_NO_FATAL_FAILURE(cemtest::expect_float_backward_agrees(single, layer, h, n, weights, grad_h));
       EXPECT_LE(cemtest::rel_error(std::vector<float>(single.grads().w.begin(), single.grads().w.end()),
                                    std::vector<double>(layer.grads().w.begin(), layer.grads().w.end())),
                 1e-4);

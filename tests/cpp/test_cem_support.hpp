@@ -99,19 +99,28 @@ std::vector<double> numeric_gradient(std::vector<S>& x, const std::function<doub
   return out;
 }
 
+using EnergyFunction = std::function<double(const std::vector<double>&)>;
+
+// ∇ε(y) by central differences of energy().
+inline std::vector<double> numeric_energy_gradient(const std::vector<double>& y, const EnergyFunction& energy,
+                                                   double eps) {
+  std::vector<double> g(y.size());
+  for (std::size_t c = 0; c < y.size(); ++c) {
+    std::vector<double> yp = y, ym = y;
+    yp[c] += eps;
+    ym[c] -= eps;
+    g[c] = (energy(yp) - energy(ym)) / (2 * eps);
+  }
+  return g;
+}
+
 // y after `steps` iterations of y ← y − η P ∇ε(y), with ∇ε by central differences of
 // energy(y) and P a dense d×d row-major matrix.
-inline std::vector<double> fd_descent(std::vector<double> y, const std::function<double(const std::vector<double>&)>& energy,
-                                      const std::vector<double>& P, double eta, int steps, double eps = 1e-5) {
+inline std::vector<double> fd_descent(std::vector<double> y, const EnergyFunction& energy, const std::vector<double>& P,
+                                      double eta, int steps, double eps = 1e-5) {
   const std::size_t d = y.size();
   for (int t = 0; t < steps; ++t) {
-    std::vector<double> g(d);
-    for (std::size_t c = 0; c < d; ++c) {
-      std::vector<double> yp = y, ym = y;
-      yp[c] += eps;
-      ym[c] -= eps;
-      g[c] = (energy(yp) - energy(ym)) / (2 * eps);
-    }
+    const std::vector<double> g = numeric_energy_gradient(y, energy, eps);
     for (std::size_t a = 0; a < d; ++a) {
       double pg = 0;
       for (std::size_t b = 0; b < d; ++b) pg += P[a * d + b] * g[b];

@@ -3,8 +3,8 @@
 //   paper  P = diag(softplus(p)) + U Vᵀ + V Uᵀ   (symmetric, not positive definite in general)
 //   psd    P = diag(softplus(p)) + U Uᵀ          (positive definite; V is not a parameter)
 // with p ∈ R^d and U, V ∈ R^{d×r}. A step applies P to each token's gradient; since P is
-// symmetric, on rows (tokens) that is G·P. Also: the dense P, its smallest eigenvalue (cyclic
-// Jacobi), and the backward of the application.
+// symmetric, on rows (tokens) that is G·P. Also: the dense P, its smallest eigenvalue
+// (eigen.hpp's cyclic Jacobi), and the backward of the application.
 //
 // Initialisation [choice, differs from "U = V = 0"]: P = UVᵀ + VUᵀ has zero gradient in both U
 // and V at U = V = 0 (and UUᵀ at U = 0), so a zero start could never learn the low-rank part.
@@ -52,6 +52,7 @@ void cem_precond_backward(CemPrecond kind, const CemPrecondParamsT<S>& params, c
 template <class S>
 void cem_precond_dense(CemPrecond kind, const CemPrecondParamsT<S>& params, int d, double* out);
 
+// Smallest eigenvalue of P (1 for none); O(d³) per Jacobi sweep.
 template <class S>
 double cem_precond_min_eigenvalue(CemPrecond kind, const CemPrecondParamsT<S>& params, int d);
 
@@ -59,9 +60,5 @@ double cem_precond_min_eigenvalue(CemPrecond kind, const CemPrecondParamsT<S>& p
 template <class S>
 void cem_precond_views(CemPrecond kind, CemPrecondParamsT<S>& params, CemPrecondParamsT<S>& grads,
                        const std::string& prefix, std::vector<CemParamView<S>>& out);
-
-// Smallest eigenvalue of the symmetric d×d matrix a (row-major) by cyclic Jacobi rotations;
-// O(d³) per sweep, meant for d up to a few hundred.
-double cem_symmetric_min_eigenvalue(const double* a, int d);
 
 }  // namespace gatelab
