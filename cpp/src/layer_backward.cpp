@@ -1,7 +1,8 @@
 // Backward pass of the paper-A layers: dL/dx and dL/d(Q, K, V) from dL/d(out). backward
 // recomputes the hidden intermediates from x (one forward's worth of work) so the layer keeps
-// no state between calls that a caller could get out of step; backward_kept, for the
-// trainer, reuses those of the forward_kept just before.
+// no state between calls that a caller could get out of step; train_pass, for the trainer,
+// runs forward, the output gradient and backward chunk by chunk on each chunk's intermediates.
+#include <algorithm>
 #include <vector>
 
 #include "gatelab/layer.hpp"
@@ -41,17 +42,32 @@ void gated_rank1(const float* __restrict grad_act, const float* __restrict sk, c
 
 void Layer::backward(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const {
   compute_hidden(x, rows, *workspace_);
-  backward_from_hidden(x, rows, grad_out, grad_x, grads, *workspace_);
+  backward_from_hidden(x, rows, grad_out, grad_x, grads, *workspace_, false);
 }
 
-void Layer::backward_kept(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const {
-  if (workspace_->kept_x != x || workspace_->rows != rows) compute_hidden(x, rows, *workspace_);
-  backward_from_hidden(x, rows, grad_out, grad_x, grads, *workspace_);
+bool Layer::train_pass(const float* x, int rows, float* out, float* grad_out, const OutputGradient& output_gradient,
+                       LayerParams& grads) const {
+  const int d = config_.d_in, o = config_.d_out;
+  const int factors_per_row = config_.hidden * (config_.kind == LayerKind::mlp ? 1 : config_.rank);
+  // ~1024 hidden factors per chunk: the 7 intermediates of a chunk take ~28 KB.
+  const int chunk = std::max(16, 1024 / factors_per_row / 4 * 4);
+  Workspace& ws = *workspace_;
+  for (int start = 0; start < rows; start += chunk) {
+    const int n = std::min(chunk, rows - start);
+    const float* xc = x + static_cast<std::size_t>(start) * d;
+    float* oc = out + static_cast<std::size_t>(start) * o;
+    float* gc = grad_out + static_cast<std::size_t>(start) * o;
+    compute_hidden(xc, n, ws);
+    matmul_nn(ws.act.data(), params_.v.data(), oc, n, config_.hidden, o);
+    if (!output_gradient(start, n, oc, gc)) return false;
+    backward_from_hidden(xc, n, gc, nullptr, grads, ws, /*accumulate=*/start > 0);
+  }
+  return true;
 }
 
 // ws holds the intermediates of x (compute_hidden).
 void Layer::backward_from_hidden(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads,
-                                 Workspace& ws) const {
+                                 Workspace& ws, bool accumulate) const {
   const int d = config_.d_in, m = config_.hidden, o = config_.d_out;
   const int r = config_.kind == LayerKind::mlp ? 1 : config_.rank;
   const std::size_t units = static_cast<std::size_t>(rows) * m;
@@ -62,7 +78,7 @@ void Layer::backward_from_hidden(const float* x, int rows, const float* grad_out
   }
 
   // dV (m, o) = actᵀ (m, rows) · grad_out (rows, o);  dact (rows, m) = grad_out · Vᵀ
-  matmul_tn(ws.act.data(), grad_out, grads.v.data(), m, rows, o);
+  matmul_tn(ws.act.data(), grad_out, grads.v.data(), m, rows, o, accumulate);
   ensure(ws.grad_act, units);
   matmul_nt(grad_out, params_.v.data(), ws.grad_act.data(), rows, o, m);
 
@@ -71,7 +87,7 @@ void Layer::backward_from_hidden(const float* x, int rows, const float* grad_out
     // dpre = dact ⊙ σ'(pre);  dK (m, d) = dpreᵀ · x;  dx = dpre · K
     activation_backward(config_.activation, ws.sk.data(), ws.grad_sk.data(), units);  // sk is the pre-activation
     scale_by(ws.grad_sk.data(), ws.grad_act.data(), units);
-    matmul_tn(ws.grad_sk.data(), x, grads.k.data(), m, rows, d);
+    matmul_tn(ws.grad_sk.data(), x, grads.k.data(), m, rows, d, accumulate);
     if (grad_x) matmul_nn(ws.grad_sk.data(), params_.k.data(), grad_x, rows, m, d);
     return;
   }
@@ -109,8 +125,8 @@ void Layer::backward_from_hidden(const float* x, int rows, const float* grad_out
     }
   }
   // dQflat (m·r, d) = dsqᵀ · x;  dKflat = dskᵀ · x;  dx = dsq · Qflat + dsk · Kflat
-  matmul_tn(ws.grad_sq.data(), x, grads.q.data(), m * r, rows, d);
-  matmul_tn(ws.grad_sk.data(), x, grads.k.data(), m * r, rows, d);
+  matmul_tn(ws.grad_sq.data(), x, grads.q.data(), m * r, rows, d, accumulate);
+  matmul_tn(ws.grad_sk.data(), x, grads.k.data(), m * r, rows, d, accumulate);
   if (grad_x) {
     matmul_nn(ws.grad_sq.data(), params_.q.data(), grad_x, rows, m * r, d);
     matmul_nn(ws.grad_sk.data(), params_.k.data(), grad_x, rows, m * r, d, /*accumulate=*/true);

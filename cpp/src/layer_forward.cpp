@@ -28,7 +28,6 @@ void Layer::compute_hidden(const float* x, int rows, Workspace& ws) const {
   const std::size_t units = static_cast<std::size_t>(rows) * m;
   const std::size_t factors = units * r;
   ws.rows = rows;
-  ws.kept_x = nullptr;
   ensure(ws.sk, factors);
   ensure(ws.act, units);
 
@@ -90,12 +89,6 @@ void Layer::forward(const float* x, int rows, float* out) const {
     compute_hidden(x + static_cast<std::size_t>(start) * d, n, *workspace_);
     matmul_nn(workspace_->act.data(), params_.v.data(), out + static_cast<std::size_t>(start) * o, n, config_.hidden, o);
   }
-}
-
-void Layer::forward_kept(const float* x, int rows, float* out) const {
-  compute_hidden(x, rows, *workspace_);
-  workspace_->kept_x = x;
-  matmul_nn(workspace_->act.data(), params_.v.data(), out, rows, config_.hidden, config_.d_out);
 }
 
 }  // namespace gatelab

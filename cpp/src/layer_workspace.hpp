@@ -10,8 +10,6 @@ namespace gatelab {
 
 struct Layer::Workspace {
   int rows = 0;
-  // The x whose intermediates forward_kept left here, else null (any other pass clears it).
-  const float* kept_x = nullptr;
   std::vector<float> sq;    // (rows, m·r)  x·Qᵀ           (symmetric, gated)
   std::vector<float> sk;    // (rows, m·r)  x·Kᵀ           (mlp: (rows, m))
   std::vector<float> gate;  // (rows, m·r)  σ(sq)          (gated)

@@ -65,8 +65,8 @@ LossValue evaluate_loss(LossKind kind, const float* out, const float* labels, in
   return {sum / n, static_cast<double>(correct) / n};
 }
 
-bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, float* grad) {
-  const float inv_n = 1.0f / static_cast<float>(n);
+bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, float* grad, int total) {
+  const float inv_n = 1.0f / static_cast<float>(total > 0 ? total : n);
   bool finite = true;
   if (kind == LossKind::mse) {
     for (int i = 0; i < n; ++i) grad[i] = 2.0f * (out[i] - labels[i]) * inv_n;

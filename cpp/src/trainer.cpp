@@ -148,8 +148,14 @@ bool Trainer::train_one_step() {
   const int step = steps_done_ + 1;
   const int b = options_.batch_size;
   next_batch();
-  layer_.forward_kept(batch_xp_, b, batch_out_.data());
-  if (!loss_gradient(options_.loss, batch_out_.data(), batch_yp_, b, grad_out_.data())) {
+  const bool finite = layer_.train_pass(
+      batch_xp_, b, batch_out_.data(), grad_out_.data(),
+      [&](int start, int count, const float* out, float* grad) {
+        return loss_gradient(options_.loss, out, batch_yp_ + start, count, grad, b);
+      },
+      grads_);
+  if (!finite) {  // some output is not finite: the whole batch's loss value tells how
+    layer_.forward(batch_xp_, b, batch_out_.data());
     fail(step, false, "loss", evaluate_loss(options_.loss, batch_out_.data(), batch_yp_, b, nullptr).loss);
     return false;
   }
@@ -158,7 +164,6 @@ bool Trainer::train_one_step() {
   good_optimizer_ = optimizer_.state();
   good_step_ = steps_done_;
 
-  layer_.backward_kept(batch_xp_, b, grad_out_.data(), nullptr, grads_);
   const double grad_norm = norm(grads_);
   if (!std::isfinite(grad_norm)) {
     fail(step, true, "gradient", grad_norm);

@@ -2,6 +2,7 @@
 // differences of the reference, for every kind × activation × rank ∈ {1, 2, d_in}.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -120,36 +121,45 @@ TEST_P(LayerGradients, BackwardMatchesCentralDifferences) {
   for (std::size_t i = 0; i < p.v.size(); ++i) expect_close(grads.v.data()[i], central_difference(at, p.v[i]), "dV " + std::to_string(i));
 }
 
-// The training pair: forward_kept over more rows than forward's 256-row chunk, then
-// backward_kept from the kept intermediates, must give exactly the bits of forward and of
-// backward (which recomputes); and a forward on other rows in between must not be mistaken
-// for the kept pass.
-TEST_P(LayerGradients, KeptForwardAndBackwardGiveTheBitsOfTheRecomputingPair) {
+// The training pass runs forward, the output gradient and backward chunk by chunk (300 rows
+// are several chunks for every case here); outputs and parameter gradients must have exactly
+// the bits of forward and backward over all rows at once, and a callback returning false must
+// stop the pass there.
+TEST_P(LayerGradients, TrainPassGivesTheBitsOfForwardAndBackwardOverAllRows) {
   const LayerConfig c = config();
   Layer layer(c);
   Pcg32 rng(9);
   const int rows = 300;
-  const std::vector<float> x = random_floats(rng, rows * c.d_in), other = random_floats(rng, rows * c.d_in);
-  const std::vector<float> w = random_floats(rng, rows * c.d_out);
-  std::vector<float> out(rows * c.d_out), out_kept(out.size()), gx(x.size()), gx_kept(x.size());
-  LayerParams grads, grads_kept;
+  const std::vector<float> x = random_floats(rng, rows * c.d_in), w = random_floats(rng, rows * c.d_out);
+  std::vector<float> out(rows * c.d_out), out_pass(out.size()), grad_out(out.size());
+  LayerParams grads, grads_pass;
   layer.forward(x.data(), rows, out.data());
-  layer.backward(x.data(), rows, w.data(), gx.data(), grads);
+  layer.backward(x.data(), rows, w.data(), nullptr, grads);
 
+  int chunks = 0, next_row = 0;
+  const bool done = layer.train_pass(x.data(), rows, out_pass.data(), grad_out.data(),
+                                     [&](int start, int count, const float* o, float* g) {
+                                       EXPECT_EQ(start, next_row);
+                                       EXPECT_EQ(o, out_pass.data() + start * c.d_out);
+                                       next_row = start + count;
+                                       ++chunks;
+                                       std::copy_n(w.data() + start * c.d_out, count * c.d_out, g);
+                                       return true;
+                                     },
+                                     grads_pass);
+  EXPECT_TRUE(done);
+  EXPECT_EQ(next_row, rows);
+  EXPECT_GT(chunks, 1);
   auto same_bits = [](const float* a, const float* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(float)) == 0; };
-  for (bool interleave : {false, true}) {
-    layer.forward_kept(x.data(), rows, out_kept.data());
-    if (interleave) {  // another pass overwrites the workspace: backward_kept must recompute
-      std::vector<float> scratch(rows * c.d_out);
-      layer.forward(other.data(), rows, scratch.data());
-    }
-    layer.backward_kept(x.data(), rows, w.data(), gx_kept.data(), grads_kept);
-    EXPECT_TRUE(same_bits(out.data(), out_kept.data(), out.size()));
-    EXPECT_TRUE(same_bits(gx.data(), gx_kept.data(), gx.size())) << "interleave " << interleave;
-    EXPECT_TRUE(same_bits(grads.q.data(), grads_kept.q.data(), grads.q.size())) << "interleave " << interleave;
-    EXPECT_TRUE(same_bits(grads.k.data(), grads_kept.k.data(), grads.k.size())) << "interleave " << interleave;
-    EXPECT_TRUE(same_bits(grads.v.data(), grads_kept.v.data(), grads.v.size())) << "interleave " << interleave;
-  }
+  EXPECT_TRUE(same_bits(out.data(), out_pass.data(), out.size()));
+  EXPECT_TRUE(same_bits(grads.q.data(), grads_pass.q.data(), grads.q.size()));
+  EXPECT_TRUE(same_bits(grads.k.data(), grads_pass.k.data(), grads.k.size()));
+  EXPECT_TRUE(same_bits(grads.v.data(), grads_pass.v.data(), grads.v.size()));
+
+  int calls = 0;
+  EXPECT_FALSE(layer.train_pass(x.data(), rows, out_pass.data(), grad_out.data(),
+                                [&](int, int, const float*, float*) { return ++calls < 2; }, grads_pass));
+  EXPECT_EQ(calls, 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients, testing::ValuesIn(all_cases()), case_name);

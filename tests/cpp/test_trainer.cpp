@@ -92,6 +92,13 @@ TEST(Loss, ChunkedKernelsGiveTheBitsOfAPerPointLoop) {
       evaluate_loss(kind, out.data(), labels.data(), n, grad.data());
       EXPECT_TRUE(loss_gradient(kind, out.data(), labels.data(), n, only.data()));
       EXPECT_EQ(std::memcmp(only.data(), grad.data(), n * sizeof(float)), 0) << loss_name(kind) << " n " << n;
+      if (n > 1) {  // in two parts, each told the whole batch's size
+        const int half = n / 2;
+        std::vector<float> parts(n);
+        loss_gradient(kind, out.data(), labels.data(), half, parts.data(), n);
+        loss_gradient(kind, out.data() + half, labels.data() + half, n - half, parts.data() + half, n);
+        EXPECT_EQ(std::memcmp(parts.data(), grad.data(), n * sizeof(float)), 0) << loss_name(kind) << " n " << n;
+      }
       for (float bad : {INFINITY, -INFINITY, NAN}) {
         std::vector<float> spoiled = out;
         spoiled[n / 2] = bad;

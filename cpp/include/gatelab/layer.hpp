@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,13 +76,17 @@ class Layer {
   // grads (shaped like params) to dL/dQ, dL/dK, dL/dV.
   void backward(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const;
 
-  // The pair a training step uses: forward_kept keeps every row's intermediates (one pass, not
-  // chunked), and backward_kept reuses them instead of recomputing the hidden layer, which is
-  // a third of a small model's step. backward_kept gives the same bits as backward; it must
-  // follow forward_kept on the same x and rows with the parameters unchanged in between (when
-  // another forward ran in between it recomputes).
-  void forward_kept(const float* x, int rows, float* out) const;
-  void backward_kept(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const;
+  // One training pass: forward, dL/d(out) and backward to the parameter gradients, in
+  // chunks of rows small enough that every intermediate stays in L1 (a 500-row batch of a
+  // 16-unit layer otherwise streams ~200 KB through L2 per pass), each chunk's hidden layer
+  // computed once. output_gradient(start, count, out, grad_out) fills grad_out for rows
+  // [start, start + count) from their outputs and returns false to stop the pass (e.g. an
+  // output is not finite); train_pass then returns false and grads are incomplete. The bits
+  // are those of forward + backward over all rows at once: every output row is computed
+  // alone, and each gradient entry continues its sum over the rows in order (matmul.hpp).
+  using OutputGradient = std::function<bool(int start, int count, const float* out, float* grad_out)>;
+  bool train_pass(const float* x, int rows, float* out, float* grad_out, const OutputGradient& output_gradient,
+                  LayerParams& grads) const;
 
   // New layers for the symmetry probes: Q and K swapped (not mlp); Q·α and K/α (not mlp),
   // per unit when alphas (length m) is given.
@@ -95,8 +100,9 @@ class Layer {
  private:
   struct Workspace;
   void compute_hidden(const float* x, int rows, Workspace& ws) const;
+  // accumulate: add to grads (same shapes) instead of overwriting them.
   void backward_from_hidden(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads,
-                            Workspace& ws) const;
+                            Workspace& ws, bool accumulate) const;
 
   LayerConfig config_;
   LayerParams params_;

@@ -27,6 +27,8 @@ LossValue evaluate_loss(LossKind kind, const float* out, const float* labels, in
 // value only to know that it is finite, and it is exactly when every output is (softplus of
 // a finite logit is finite, and a float error squared is finite in double). Returns whether
 // all of out is finite; skipping the value saves the logarithms, a tenth of a small step.
-bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, float* grad);
+// total (default n) is the batch size the mean is over, for a batch handled in parts: the
+// part [s, s + n) gets exactly the bits the whole batch's call gives those points.
+bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, float* grad, int total = 0);
 
 }  // namespace gatelab
