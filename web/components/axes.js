@@ -28,21 +28,39 @@ export function formatTick(v) {
 }
 
 /**
- * Draws the left and bottom axes of `plot` ({x, y, w, h}) with ticks and labels.
+ * Draws the left and bottom axes of `plot` ({x, y, w, h}) with ticks at the numbers `x` and `y`,
+ * labelled by formatTick.
  * @param {CanvasRenderingContext2D} ctx
  * @param {{ x: number[], y: number[], xScale: Function, yScale: Function, xLabel?: string,
  *   yLabel?: string, theme: object, fontSize: number, gridLines?: boolean }} options
  */
 export function drawAxes(ctx, plot, { x, y, xScale, yScale, xLabel, yLabel, theme, fontSize, gridLines }) {
+  const ticks = (values) => values.map((value) => ({ value, label: formatTick(value) }));
+  drawFrame(ctx, plot, { xTicks: ticks(x), yTicks: ticks(y), xScale, yScale, xLabel, yLabel, theme, fontSize,
+    gridLines: Boolean(gridLines) });
+}
+
+/**
+ * The left/bottom frame of `plot` with ticks at given positions and labels ({ value, label }),
+ * optional grid lines, and axis labels. Every axis of the canvas drawers is drawn here.
+ */
+export function drawFrame(ctx, plot, { xTicks, yTicks, xScale, yScale, xLabel, yLabel, theme, fontSize, gridLines = true }) {
   ctx.save();
   ctx.lineWidth = 1;
   ctx.font = `${fontSize}px ${theme.font}`;
-  ctx.fillStyle = theme.muted;
   if (gridLines) {
     ctx.strokeStyle = theme.grid;
     ctx.beginPath();
-    for (const v of x) ctx.moveTo(Math.round(xScale(v)) + 0.5, plot.y), ctx.lineTo(Math.round(xScale(v)) + 0.5, plot.y + plot.h);
-    for (const v of y) ctx.moveTo(plot.x, Math.round(yScale(v)) + 0.5), ctx.lineTo(plot.x + plot.w, Math.round(yScale(v)) + 0.5);
+    for (const t of xTicks) {
+      const px = Math.round(xScale(t.value)) + 0.5;
+      ctx.moveTo(px, plot.y);
+      ctx.lineTo(px, plot.y + plot.h);
+    }
+    for (const t of yTicks) {
+      const py = Math.round(yScale(t.value)) + 0.5;
+      ctx.moveTo(plot.x, py);
+      ctx.lineTo(plot.x + plot.w, py);
+    }
     ctx.stroke();
   }
   ctx.strokeStyle = theme.muted;
@@ -51,26 +69,25 @@ export function drawAxes(ctx, plot, { x, y, xScale, yScale, xLabel, yLabel, them
   ctx.lineTo(plot.x - 0.5, plot.y + plot.h + 0.5);
   ctx.lineTo(plot.x + plot.w, plot.y + plot.h + 0.5);
   ctx.stroke();
-
+  ctx.fillStyle = theme.muted;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   ctx.beginPath();
-  for (const v of x) {
-    const px = Math.round(xScale(v)) + 0.5;
+  for (const t of xTicks) {
+    const px = Math.round(xScale(t.value)) + 0.5;
     ctx.moveTo(px, plot.y + plot.h);
     ctx.lineTo(px, plot.y + plot.h + 4);
-    ctx.fillText(formatTick(v), px, plot.y + plot.h + 6);
+    ctx.fillText(t.label, px, plot.y + plot.h + 6);
   }
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  for (const v of y) {
-    const py = Math.round(yScale(v)) + 0.5;
+  for (const t of yTicks) {
+    const py = Math.round(yScale(t.value)) + 0.5;
     ctx.moveTo(plot.x, py);
     ctx.lineTo(plot.x - 4, py);
-    ctx.fillText(formatTick(v), plot.x - 6, py);
+    ctx.fillText(t.label, plot.x - 6, py);
   }
   ctx.stroke();
-
   ctx.fillStyle = theme.fg;
   if (xLabel) {
     ctx.textAlign = 'center';

@@ -2,7 +2,7 @@
 // short bar-wide line, e.g. a predicted value beside the measured bar), a highlighted
 // category, and x labels that tilt when they do not fit. Coordinates are CSS pixels.
 import { axisMargins } from './axes.js';
-import { drawFrame, drawLegend, legendLayout, linearTicks, logTicks } from './plot-kit.js';
+import { drawFrame, drawLegend, drawTitle, legendLayout, linearTicks, logTicks } from './plot-kit.js';
 
 /**
  * @param {CanvasRenderingContext2D} ctx
@@ -117,15 +117,7 @@ export function drawBars(ctx, rect, spec) {
   ctx.restore();
 
   // Title and legend.
-  ctx.save();
-  if (spec.title) {
-    ctx.font = `600 ${fontSize}px ${theme.font}`;
-    ctx.fillStyle = theme.fg;
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'top';
-    ctx.fillText(spec.title, rect.x + 2, rect.y + 2);
-  }
-  ctx.restore();
+  if (spec.title) drawTitle(ctx, rect, spec.title, theme, fontSize);
   drawLegend(ctx, legend, plot.x, rect.y + titleHeight, theme, fontSize);
   return { plot, slotOf, categoryAt: (px) => Math.floor((px - plot.x) / slot) };
 }

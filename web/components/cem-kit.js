@@ -28,11 +28,19 @@ export function sup(i) {
   return String(i).replace(/\d/g, (c) => SUPERSCRIPT[c]);
 }
 
+/** The tokens the token-plane figures start from: three context tokens and the query. */
+export const DEFAULT_TOKENS = '-1.6,1.1 1.4,1.5 0.9,-1.5 0.4,0.7';
+
 /** Attribute text → Float32Array n·2 (each coordinate clamped to ±TOKEN_LIMIT), or null. */
 export function parseTokens(text) {
   if (typeof text !== 'string' || !TOKENS_PATTERN.test(text)) return null;
   const values = text.trim().split(/[\s,]+/).map(Number);
   return Float32Array.from(values, (v) => Math.max(-TOKEN_LIMIT, Math.min(TOKEN_LIMIT, v)));
+}
+
+/** The tokens of a `tokens` attribute, or DEFAULT_TOKENS where it is not valid. */
+export function tokensOf(text) {
+  return parseTokens(text) ?? parseTokens(DEFAULT_TOKENS);
 }
 
 /** Float32Array n·2 → attribute text, two decimals, e.g. "-1.6,1.1 1.4,1.5". */

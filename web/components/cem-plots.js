@@ -1,8 +1,10 @@
 // Canvas drawers of the paper-B figures: an energy landscape (a heatmap through the theme's
 // colormap, low energy at its negative end, with contour lines by marching squares, axes and a
 // colour bar), arrows, token markers, and small matrices drawn cell by cell. CSS pixels.
-import { colormapTable, parseColor } from './theme.js';
-import { axisMargins, drawAxes, formatTick, linearScale, niceTicks } from './axes.js';
+import { colormapTable } from './theme.js';
+import { drawAxes, formatTick, linearScale, niceTicks } from './axes.js';
+import { sub } from './cem-kit.js';
+import { drawColorStrip, scratchCanvas, squarePlotWithBar } from './heatmap.js';
 
 /** [min, max] of the finite values of a grid. */
 export function gridRange(grid) {
@@ -53,13 +55,6 @@ export function contourSegments(grid, G, level, segment) {
   }
 }
 
-const scratch = new WeakMap();
-function scratchCanvas(ctx, width, height) {
-  let canvas = scratch.get(ctx);
-  if (!canvas) scratch.set(ctx, (canvas = new OffscreenCanvas(width, height)));
-  if (canvas.width !== width || canvas.height !== height) [canvas.width, canvas.height] = [width, height];
-  return canvas;
-}
 
 /** The colour of t ∈ [0, 1] on the theme's colormap, as CSS. */
 export function colormapColor(theme, t) {
@@ -68,11 +63,8 @@ export function colormapColor(theme, t) {
   return `rgb(${table[k]}, ${table[k + 1]}, ${table[k + 2]})`;
 }
 
-/** The colour with an alpha, for fills. */
-export function alpha(color, a) {
-  const [r, g, b] = parseColor(color) ?? [128, 128, 128];
-  return `rgba(${r}, ${g}, ${b}, ${a})`;
-}
+/** The colour with an alpha, for fills (theme.js's withAlpha). */
+export { withAlpha as alpha } from './theme.js';
 
 /**
  * Draws an energy landscape into `rect`: the G × G grid over [lo, hi]² (row r at v_r, bottom to
@@ -82,13 +74,8 @@ export function alpha(color, a) {
 export function drawLandscape(ctx, rect, { grid, G, lo, hi, theme, fontSize, xLabel, yLabel, barLabel, range }) {
   const [emin, emax] = range ?? gridRange(grid);
   const span = emax > emin ? emax - emin : 1;
-  const margin = axisMargins(fontSize);
-  const barWidth = Math.max(8, Math.round(fontSize * 0.9));
-  const barGap = Math.round(fontSize * 0.8);
-  const barText = Math.round(fontSize * 3.4);
-  const room = Math.min(rect.w - margin.left - barGap - barWidth - barText, rect.h - margin.top - margin.bottom);
-  const side = Math.max(10, Math.floor(room));
-  const plot = { x: rect.x + margin.left, y: rect.y + margin.top, w: side, h: side };
+  const { plot, bar } = squarePlotWithBar(rect, fontSize, 3.4);
+  const side = plot.w;
   const xScale = linearScale(lo, hi, plot.x, plot.x + plot.w);
   const yScale = linearScale(lo, hi, plot.y + plot.h, plot.y);
 
@@ -137,21 +124,14 @@ export function drawLandscape(ctx, rect, { grid, G, lo, hi, theme, fontSize, xLa
 
   const ticks = niceTicks(lo, hi, side < 220 ? 3 : 5);
   drawAxes(ctx, plot, { x: ticks, y: ticks, xScale, yScale, xLabel, yLabel, theme, fontSize });
-  drawEnergyBar(ctx, { x: plot.x + plot.w + barGap, y: plot.y, w: barWidth, h: plot.h }, table,
-    { emin, emax, levels, theme, fontSize, barLabel });
+  drawEnergyBar(ctx, bar, table, { emin, emax, levels, theme, fontSize, barLabel });
   return { plot, xScale, yScale, levels, range: [emin, emax] };
 }
 
 function drawEnergyBar(ctx, bar, table, { emin, emax, levels, theme, fontSize, barLabel }) {
-  const image = new ImageData(1, 256);
-  for (let i = 0; i < 256; i++) image.data.set(table.subarray(4 * (255 - i), 4 * (255 - i) + 4), 4 * i);
-  const canvas = new OffscreenCanvas(1, 256);
-  canvas.getContext('2d').putImageData(image, 0, 0);
   ctx.save();
   ctx.imageSmoothingEnabled = true;
-  ctx.drawImage(canvas, bar.x, bar.y, bar.w, bar.h);
-  ctx.strokeStyle = theme.muted;
-  ctx.strokeRect(bar.x + 0.5, bar.y + 0.5, bar.w - 1, bar.h - 1);
+  drawColorStrip(ctx, bar, table, theme);
   const y = linearScale(emin, emax, bar.y + bar.h, bar.y);
   ctx.font = `${fontSize}px ${theme.font}`;
   ctx.fillStyle = theme.muted;
@@ -270,6 +250,18 @@ export function drawToken(ctx, x, y, { kind = 'context', label, theme, fontSize,
     ctx.fillText(label, x + r + 3, y - r + 2);
   }
   ctx.restore();
+}
+
+/**
+ * The tokens h (n·2) of a token-plane figure at (xScale(x), yScale(y)): context discs h₀ …, the
+ * last one the query's ring, labelled as y⁰; the token at index `selected` gets the focus ring.
+ */
+export function drawTokens(ctx, h, n, xScale, yScale, { theme, fontSize, selected = -1 }) {
+  for (let i = 0; i < n; i++) {
+    const query = i === n - 1;
+    drawToken(ctx, xScale(h[2 * i]), yScale(h[2 * i + 1]), { kind: query ? 'query' : 'context',
+      label: query ? `h${sub(i)} = y⁰` : `h${sub(i)}`, theme, fontSize, selected: i === selected });
+  }
 }
 
 /**

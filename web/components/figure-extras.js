@@ -1,5 +1,6 @@
 // Small pieces the paper-A figures share: a categorical palette that follows the theme, a
-// "JSON" export button for figures that have weights, and a bounded float formatter for CSV.
+// "JSON" export button for figures that have weights, a bounded float formatter for CSV, and
+// the test for a state change that only picks what to show of a result already computed.
 import { createButton } from './controls.js';
 import { download } from './export.js';
 import { parseColor } from './theme.js';
@@ -19,11 +20,8 @@ export function palette(theme, count) {
   return Array.from({ length: count }, (_, i) => base[i % base.length]);
 }
 
-/** The colour with an alpha, for bands and fills. */
-export function withAlpha(color, alpha) {
-  const [r, g, b] = parseColor(color) ?? [128, 128, 128];
-  return `rgba(${r}, ${g}, ${b}, ${alpha})`;
-}
+/** The colour with an alpha, for bands and fills (theme.js's). */
+export { withAlpha } from './theme.js';
 
 /**
  * Adds a "JSON" button to the figure's export group; `get()` returns the object to save, or a
@@ -45,6 +43,16 @@ export function addJsonExport(figure, exportGroup, get, title = 'Download the we
   });
   exportGroup.append(button);
   return button;
+}
+
+/**
+ * True when `name` alone changed: a state entry that only picks what to show of the result
+ * already computed (the selected row, the rank, the probed point), so update() redraws
+ * instead of computing again.
+ * @param {Set<string>} changed
+ */
+export function onlyChanged(changed, name) {
+  return changed.size === 1 && changed.has(name);
 }
 
 /** Typed arrays become plain arrays in JSON. */

@@ -9,11 +9,11 @@
 // Below: the full table; its rows select the spectrum.
 import { GateLabFigure } from './gatelab-figure.js';
 import { createButton, createSelect } from './controls.js';
-import { sharedRunner } from './lab-runner.js';
+import { WorkerRun } from './worker-run.js';
 import { formatNumber } from './format.js';
 import { drawBars } from './bar-chart.js';
 import { drawChart, linearTicks, logTicks } from './plot-kit.js';
-import { layerLabel, palette, plainActivation } from './figure-extras.js';
+import { layerLabel, onlyChanged, palette, plainActivation } from './figure-extras.js';
 
 const KINDS = ['mlp', 'symmetric', 'gated'];
 const SHORT = { identity: 'id', relu: 'ReLU', leaky_relu: 'leaky', relu2: 'ReLU²', gelu: 'GELU', gelu_tanh: 'GELUₜ',
@@ -49,7 +49,7 @@ export class GateLabCensus extends GateLabFigure {
   #controls = null;
   #rows = null;
   #table = null;
-  #abort = null;
+  #run = new WorkerRun(this);
 
   /** The census rows (lab.census) last computed, or null. */
   get rows() {
@@ -109,32 +109,27 @@ export class GateLabCensus extends GateLabFigure {
   }
 
   update(changed) {
-    if (changed.size === 1 && changed.has('selected')) {
-      this.announce(this.#summary());
-      this.requestDraw();
-      return;
-    }
-    this.#compute();
+    if (onlyChanged(changed, 'selected')) this.#show();
+    else this.#compute();
   }
 
-  async #compute() {
-    this.#abort?.abort();
-    const abort = new AbortController();
-    this.#abort = abort;
-    const done = this.trackPending();
+  #compute() {
     const { rank, dIn, units, dOut, seed } = this.state;
-    try {
-      this.#rows = await sharedRunner().run('census', { kinds: KINDS, ranks: [rank], dIn, hidden: units, dOut, seed },
-        { signal: abort.signal, onProgress: (f) => this.announce(`Measuring the Jacobians… ${Math.round(100 * f)} %`, { busy: true }) });
-      this.#fillTable();
-      this.syncControls();
-      this.announce(this.#summary());
-      this.requestDraw();
-    } catch (error) {
-      if (error?.name !== 'AbortError') this.showError(error);
-    } finally {
-      done();
-    }
+    return this.#run.run('census', { kinds: KINDS, ranks: [rank], dIn, hidden: units, dOut, seed }, {
+      progress: (f) => `Measuring the Jacobians… ${Math.round(100 * f)} %`,
+      onResult: (rows) => {
+        this.#rows = rows;
+        this.#fillTable();
+        this.syncControls();
+        this.#show();
+      },
+    });
+  }
+
+  /** The summary and the drawing of the rows already computed. */
+  #show() {
+    this.announce(this.#summary());
+    this.requestDraw();
   }
 
   #selectedRow() {

@@ -9,16 +9,15 @@
 // once the plane has focus ([ and ] pick the token). W_Q, W_K come from the library's seeded
 // initialisation; the diagonal and the preconditioner (which the library starts at 0 and at
 // P = I) are drawn from the same seed.
-import { GateLabFigure } from './gatelab-figure.js';
+import { CemFigure, createStepRanges } from './cem-figure.js';
 import { createProbeLine } from './grid-probe.js';
 import { createButton, createRange, createSelect, setSelectOptions } from './controls.js';
 import { drawLineChart, dataRange } from './line-chart.js';
 import { formatNumber } from './format.js';
-import { alpha, drawArrow, drawLandscape, drawToken, label } from './cem-plots.js';
-import { createPlaneAttention, descentDirection, firstRise, formatTokens, parseTokens, pathOf, sub, sup, traceOf,
+import { alpha, drawArrow, drawLandscape, drawTokens, label } from './cem-plots.js';
+import { createPlaneAttention, DEFAULT_TOKENS, descentDirection, firstRise, formatTokens, pathOf, sub, sup, tokensOf, traceOf,
   TOKENS_PATTERN } from './cem-kit.js';
 
-const DEFAULT_TOKENS = '-1.6,1.1 1.4,1.5 0.9,-1.5 0.4,0.7';
 const DRAG_RESOLUTION = 48;
 const DIAGONAL_LABELS = { none: 'none', 'per-head': 'one per head', shared: 'shared' };
 const PRECOND_LABELS = { none: 'none (P = I)', paper: 'paper: D + UVᵀ + VUᵀ', psd: 'positive definite: D + UUᵀ' };
@@ -35,7 +34,7 @@ const STYLES = `
 .probe { margin: 6px 0 0; min-height: 1.45em; color: var(--gl-muted); font-variant-numeric: tabular-nums; }
 `;
 
-export class GateLabEnergy extends GateLabFigure {
+export class GateLabEnergy extends CemFigure {
   static styles = STYLES;
   static schema = {
     tokens: { type: 'string', default: DEFAULT_TOKENS, pattern: TOKENS_PATTERN },
@@ -74,7 +73,7 @@ export class GateLabEnergy extends GateLabFigure {
   }
 
   get #tokens() {
-    return parseTokens(this.state.tokens) ?? parseTokens(DEFAULT_TOKENS);
+    return tokensOf(this.state.tokens);
   }
 
   get #selectedIndex() {
@@ -104,14 +103,7 @@ export class GateLabEnergy extends GateLabFigure {
       format: (v) => (v === 0 ? `auto ${formatNumber(this.#result?.beta ?? 1 / Math.sqrt(2 / this.state.heads))}` : v.toFixed(2)),
       onInput: (value) => this.setState({ beta: value }, 'user'),
     });
-    const eta = createRange({
-      label: 'Step η', min: 0.05, max: 3, step: 0.05, value: this.state.eta, format: (v) => v.toFixed(2),
-      onInput: (value) => this.setState({ eta: value }, 'user'),
-    });
-    const steps = createRange({
-      label: 'Steps T', min: 1, max: 12, step: 1, value: this.state.steps, format: String,
-      onInput: (value) => this.setState({ steps: value }, 'user'),
-    });
+    const { eta, steps } = createStepRanges(this);
     const heads = createSelect({
       label: 'Heads', value: String(this.state.heads),
       options: [{ value: '1', text: '1 (d_h = 2)' }, { value: '2', text: '2 (d_h = 1)' }],
@@ -155,18 +147,6 @@ export class GateLabEnergy extends GateLabFigure {
     reseed.title = `Seed ${this.state.seed}: draw new weights W_Q, W_K (and diagonal, preconditioner)`;
   }
 
-  async start() {
-    this.#compute();
-  }
-
-  update() {
-    try {
-      this.#compute();
-    } catch (error) {
-      this.showError(error);
-    }
-  }
-
   disconnectedCallback() {
     super.disconnectedCallback();
     this.#drag = null;
@@ -184,7 +164,7 @@ export class GateLabEnergy extends GateLabFigure {
     return this.#att;
   }
 
-  #compute() {
+  compute() {
     const att = this.#layer();
     const h = this.#tokens;
     const n = h.length / 2;
@@ -199,13 +179,10 @@ export class GateLabEnergy extends GateLabFigure {
     const descent = this.state.precond === 'none' ? null : descentDirection(this.lab, att, h, n, q);
     this.#result = { h, n, grid, G, path, energies, lambda, descent, beta: att.beta, extent };
     this.#controls.beta.set(this.state.beta);  // the "auto" text shows the β in use
-    this.announce(this.#summary());
     this.#showProbe();
-    this.requestDraw();
-    this.dispatchEvent(new CustomEvent('computed', { bubbles: true, detail: { result: this.result, state: { ...this.state } } }));
   }
 
-  #summary() {
+  summary() {
     const { energies, lambda, beta, n } = this.#result;
     const { eta, steps, precond, heads } = this.state;
     const rise = firstRise(energies);
@@ -351,13 +328,7 @@ export class GateLabEnergy extends GateLabFigure {
           { theme, fontSize, color: theme.fg, baseline: 'bottom', halo: true });
       }
       const focused = this.shadowRoot.activeElement === landscape;
-      for (let i = 0; i < r.n; i++) {
-        const query = i === r.n - 1;
-        drawToken(ctx, xScale(r.h[2 * i]), yScale(r.h[2 * i + 1]), {
-          kind: query ? 'query' : 'context', label: query ? `h${sub(i)} = y⁰` : `h${sub(i)}`, theme, fontSize,
-          selected: (focused || this.#drag) && i === this.#selectedIndex,
-        });
-      }
+      drawTokens(ctx, r.h, r.n, xScale, yScale, { theme, fontSize, selected: focused || this.#drag ? this.#selectedIndex : -1 });
       ctx.font = `${fontSize + 1}px ${theme.font}`;
       ctx.fillStyle = theme.fg;
       ctx.textBaseline = 'top';

@@ -10,7 +10,7 @@ import { GateLabFigure } from './gatelab-figure.js';
 import { createButton, createRange, createSelect, setSelectOptions } from './controls.js';
 import { drawHeatmap, maxAbs } from './heatmap.js';
 import { dataRange, drawLineChart } from './line-chart.js';
-import { sharedRunner } from './lab-runner.js';
+import { WorkerRun } from './worker-run.js';
 import { activationLabel, formatNumber } from './format.js';
 import { attachGridProbe, createProbeLine } from './grid-probe.js';
 
@@ -42,7 +42,7 @@ export class GateLabExchangePlane extends GateLabFigure {
   #target = null;     // the library's numbers: { grid, n, axis, scale, range, z, ratio }
   #plane = null;      // what is drawn: the target, or a frame of the transition to it
   #gaps = null;       // exchangeGaps result
-  #gapAbort = null;
+  #gapRun = new WorkerRun(this);
   #probe = null;      // the heatmap cell being read, see grid-probe.js
   #probeText = null;
   #planeArea = null;  // where the last draw put the heatmap, for the pointer
@@ -163,24 +163,17 @@ export class GateLabExchangePlane extends GateLabFigure {
   }
 
   /** The exchange gaps of random layers, through the worker runner (cancels the previous run). */
-  async #computeGaps() {
-    this.#gapAbort?.abort();
-    const abort = new AbortController();
-    this.#gapAbort = abort;
-    const done = this.trackPending();
+  #computeGaps() {
     const { activation, beta, seed } = this.state;
     this.announce(`Computing the exchange gaps for ${activationLabel(activation)}…`, { busy: true });
-    try {
-      this.#gaps = await sharedRunner().run('exchangeGaps',
-        { activation, beta, seed, rows: GAP_ROWS, trials: 1 },
-        { signal: abort.signal, onProgress: (f) => this.announce(`Computing the exchange gaps… ${Math.round(100 * f)} %`, { busy: true }) });
-      this.announce(this.#summary());
-      this.dispatchEvent(new CustomEvent('computed', { bubbles: true, detail: { gaps: this.gaps, state: { ...this.state } } }));
-    } catch (error) {
-      if (error?.name !== 'AbortError') this.showError(error);
-    } finally {
-      done();
-    }
+    return this.#gapRun.run('exchangeGaps', { activation, beta, seed, rows: GAP_ROWS, trials: 1 }, {
+      progress: (f) => `Computing the exchange gaps… ${Math.round(100 * f)} %`,
+      onResult: (gaps) => {
+        this.#gaps = gaps;
+        this.announce(this.#summary());
+        this.dispatchEvent(new CustomEvent('computed', { bubbles: true, detail: { gaps: this.gaps, state: { ...this.state } } }));
+      },
+    });
   }
 
   /** The value under the probe, or a hint; numbers straight from the library's grid. */

@@ -10,6 +10,7 @@
 import { GateLabFigure } from './gatelab-figure.js';
 import { createButton, createRange, createSelect } from './controls.js';
 import { sharedRunner } from './lab-runner.js';
+import { runTracked } from './worker-run.js';
 import { formatNumber } from './format.js';
 import { drawChart, extent } from './plot-kit.js';
 import { parseColor } from './theme.js';
@@ -121,12 +122,11 @@ export class GateLabGp extends GateLabFigure {
     this.#run = null;
   }
 
-  async #restart() {
+  #restart() {
     this.#stop();
     const run = { id: `gp-${nextId++}`, abort: new AbortController() };
     this.#run = run;
-    const done = this.trackPending();
-    try {
+    return runTracked(this, async () => {
       this.announce('Creating the models…', { busy: true });
       const r = await sharedRunner().run('gpStart', { id: run.id, options: this.#options(), depths: GP_DEPTHS,
         sequenceSeed: this.state.sequence, evalSeed: (this.state.seed + 7919) >>> 0, evalCount: EVAL_COUNT },
@@ -135,11 +135,7 @@ export class GateLabGp extends GateLabFigure {
       Object.assign(run, r, { models: r.models.map((m) => ({ ...m, losses: Array.from(m.losses) })) });
       this.requestDraw();
       await this.#train();
-    } catch (error) {
-      if (error?.name !== 'AbortError') this.showError(error);
-    } finally {
-      done();
-    }
+    });
   }
 
   /** Trains in chunks until trainSteps, unless paused; one loop at a time. */
@@ -150,8 +146,7 @@ export class GateLabGp extends GateLabFigure {
       return;
     }
     this.#training = true;
-    const done = this.trackPending();
-    try {
+    await runTracked(this, async () => {
       while (this.#run === run && !this.state.paused && run.models.some((m) => m.stepsDone < this.state.trainSteps && !m.diverged)) {
         const until = this.state.trainSteps;
         const r = await sharedRunner().run('gpStep', { id: run.id, steps: CHUNK, until,
@@ -169,29 +164,19 @@ export class GateLabGp extends GateLabFigure {
         this.announce(this.#summary());
         this.dispatchEvent(new CustomEvent('trained', { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
       }
-    } catch (error) {
-      if (error?.name !== 'AbortError') this.showError(error);
-    } finally {
-      this.#training = false;
-      done();
-    }
+    }, { onEnd: () => (this.#training = false) });
   }
 
   async #newSequence() {
     const run = this.#run;
     if (!run?.models) return;
-    const done = this.trackPending();
-    try {
+    await runTracked(this, async () => {
       const r = await sharedRunner().run('gpSequence', { id: run.id, sequenceSeed: this.state.sequence }, { signal: run.abort.signal });
       if (this.#run !== run) return;
       run.display = r.display;
       r.predictions.forEach((p, i) => (run.models[i].prediction = p));
       this.requestDraw();
-    } catch (error) {
-      if (error?.name !== 'AbortError') this.showError(error);
-    } finally {
-      done();
-    }
+    });
   }
 
   #summary() {

@@ -12,12 +12,13 @@
 import { GateLabFigure } from './gatelab-figure.js';
 import { createButton, createSelect, setSelectOptions } from './controls.js';
 import { sharedRunner } from './lab-runner.js';
+import { WorkerRun } from './worker-run.js';
 import { activationLabel, formatNumber } from './format.js';
 import { drawHeatmap, maxAbs } from './heatmap.js';
 import { drawBars } from './bar-chart.js';
 import { drawMatrix } from './matrix-view.js';
 import { drawPoints, drawZeroContour } from './boundary-map.js';
-import { addJsonExport, layerLabel, linspace, palette } from './figure-extras.js';
+import { addJsonExport, layerLabel, linspace, onlyChanged, palette } from './figure-extras.js';
 import { paperA } from './paper-a-lab.js';
 import { attachGridProbe, createProbeLine } from './grid-probe.js';
 
@@ -65,7 +66,7 @@ export class GateLabInteractions extends GateLabFigure {
   #gridProbe = null;
   #probeText = null;
   #planeArea = null;
-  #abort = null;
+  #run = new WorkerRun(this);
 
   /** The weight-based result and, when a point is probed, the effective matrix there. */
   get interactions() {
@@ -132,7 +133,7 @@ export class GateLabInteractions extends GateLabFigure {
   }
 
   update(changed) {
-    if (changed.size === 1 && changed.has('probe')) {
+    if (onlyChanged(changed, 'probe')) {
       this.#computeLocal();
       this.announce(this.#summary());
       this.requestDraw();
@@ -150,20 +151,16 @@ export class GateLabInteractions extends GateLabFigure {
 
   // ---- the layer --------------------------------------------------------------------------
 
-  async #build() {
-    this.#abort?.abort();
-    const abort = new AbortController();
-    this.#abort = abort;
-    const done = this.trackPending();
+  #build() {
     const { source, kind, activation, task, steps, units, dIn, seed } = this.state;
-    try {
+    return this.#run.start(async (signal) => {
       let model;
       if (source === 'trained') {
         this.announce(`Training a ${layerLabel(kind, activation)} layer on ${task}…`, { busy: true });
         const trained = await sharedRunner().run('trainLayer', {
           options: { kind, activation, hidden: units, rank: 1, seed, learningRate: 0.03, data: { task, seed } },
           steps, gridSize: N, extent: EXTENT,
-        }, { signal: abort.signal, onProgress: (f) => this.announce(`Training… ${Math.round(100 * f)} %`, { busy: true }) });
+        }, { signal, onProgress: (f) => this.announce(`Training… ${Math.round(100 * f)} %`, { busy: true }) });
         const w = trained.weights;
         model = { options: { ...w.layer, seed }, params: { Q: Float32Array.from(w.Q), K: Float32Array.from(w.K), V: Float32Array.from(w.V) },
           data: trained.data, accuracy: trained.history.testAccuracy.at(-1), steps: w.stepsDone,
@@ -177,11 +174,7 @@ export class GateLabInteractions extends GateLabFigure {
       this.#computeLocal();
       this.announce(this.#summary());
       this.requestDraw();
-    } catch (error) {
-      if (error?.name !== 'AbortError') this.showError(error);
-    } finally {
-      done();
-    }
+    });
   }
 
   /** Runs fn(layer) on the model's layer (made fresh from its parameters) and disposes it. */

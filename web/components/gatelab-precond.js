@@ -9,15 +9,14 @@
 // the smallest eigenvalue crosses 0. Bottom right: the energy per step under P and under I.
 // Every number is the library's: att.preconditioner(), att.spectrum(), att.energyGrid(),
 // att.trajectory(), att.energyTrace().
-import { GateLabFigure } from './gatelab-figure.js';
+import { CemFigure, createStepRanges } from './cem-figure.js';
 import { createButton, createRange, createSelect } from './controls.js';
 import { drawLineChart, dataRange } from './line-chart.js';
 import { formatNumber } from './format.js';
-import { alpha, drawArrow, drawLandscape, drawToken, label } from './cem-plots.js';
-import { createPlaneAttention, descentDirection, firstRise, parseTokens, pathOf, SOFTPLUS_INV_ONE, sub, traceOf,
+import { alpha, drawArrow, drawLandscape, drawTokens, label } from './cem-plots.js';
+import { createPlaneAttention, DEFAULT_TOKENS, descentDirection, firstRise, pathOf, SOFTPLUS_INV_ONE, tokensOf, traceOf,
   TOKENS_PATTERN } from './cem-kit.js';
 
-const DEFAULT_TOKENS = '-1.6,1.1 1.4,1.5 0.9,-1.5 0.4,0.7';
 const DEFAULTS = { u1: 0.9, u2: 0.3, v1: -0.4, v2: 0.7 };
 const SWEEP = 81;
 const SWEEP_MAX = 2.5;
@@ -34,7 +33,7 @@ const STYLES = `
 }
 `;
 
-export class GateLabPrecond extends GateLabFigure {
+export class GateLabPrecond extends CemFigure {
   static styles = STYLES;
   static schema = {
     form: { type: 'enum', default: 'paper', values: ['paper', 'psd'] },
@@ -76,14 +75,7 @@ export class GateLabPrecond extends GateLabFigure {
     const u2 = slider('u2', 'u₂');
     const v1 = slider('v1', 'v₁');
     const v2 = slider('v2', 'v₂');
-    const eta = createRange({
-      label: 'Step η', min: 0.05, max: 3, step: 0.05, value: this.state.eta, format: (v) => v.toFixed(2),
-      onInput: (value) => this.setState({ eta: value }, 'user'),
-    });
-    const steps = createRange({
-      label: 'Steps T', min: 1, max: 12, step: 1, value: this.state.steps, format: String,
-      onInput: (value) => this.setState({ steps: value }, 'user'),
-    });
+    const { eta, steps } = createStepRanges(this);
     const reflect = createButton({
       text: 'Reflect the gradient', part: 'button reflect',
       title: 'Set u = ĝ and v = −ĝ (ĝ the unit gradient at the start): P = I − 2ĝĝᵀ turns the first step exactly uphill',
@@ -105,18 +97,6 @@ export class GateLabPrecond extends GateLabFigure {
     c.reflect.hidden = this.state.form !== 'paper';
   }
 
-  async start() {
-    this.#compute();
-  }
-
-  update() {
-    try {
-      this.#compute();
-    } catch (error) {
-      this.showError(error);
-    }
-  }
-
   /** u = ĝ, v = −ĝ with ĝ the unit gradient of the query's energy at its start (paper's form). */
   reflectGradient() {
     const r = this.#result;
@@ -133,9 +113,9 @@ export class GateLabPrecond extends GateLabFigure {
     return Float32Array.of(SOFTPLUS_INV_ONE, SOFTPLUS_INV_ONE, scale * u1, scale * u2);
   }
 
-  #compute() {
+  compute() {
     const { form, eta, steps, seed } = this.state;
-    const h = parseTokens(this.state.tokens) ?? parseTokens(DEFAULT_TOKENS);
+    const h = tokensOf(this.state.tokens);
     const n = h.length / 2;
     const q = n - 1;
     const common = { heads: 1, steps, eta, beta: 0, diagonal: 'none', seed };
@@ -175,12 +155,9 @@ export class GateLabPrecond extends GateLabFigure {
       att.dispose();
       plain.dispose();
     }
-    this.announce(this.#summary());
-    this.requestDraw();
-    this.dispatchEvent(new CustomEvent('computed', { bubbles: true, detail: { result: this.result, state: { ...this.state } } }));
   }
 
-  #summary() {
+  summary() {
     const r = this.#result;
     const [l1, l2] = r.spectrum;
     const P = r.P;
@@ -270,11 +247,7 @@ export class GateLabPrecond extends GateLabFigure {
       drawArrow(ctx, x0, y0, xScale(r.path[2]), yScale(r.path[3]), { color: theme.accent, width: 3, head: 11, halo: alpha(theme.bg, 0.9) });
     }
     ctx.restore();
-    for (let i = 0; i < r.n; i++) {
-      const query = i === r.n - 1;
-      drawToken(ctx, xScale(r.h[2 * i]), yScale(r.h[2 * i + 1]), { kind: query ? 'query' : 'context',
-        label: query ? `h${sub(i)} = y⁰` : `h${sub(i)}`, theme, fontSize });
-    }
+    drawTokens(ctx, r.h, r.n, xScale, yScale, { theme, fontSize });
     label(ctx, 'Steps under P (solid) and I (dashed)', plot.x, 2, { theme, fontSize: fontSize + 1, baseline: 'top' });
     if (r.spectrum[0] < 0) {
       label(ctx, 'shaded: directions P turns uphill', plot.x + 4, plot.y + plot.h - 6,

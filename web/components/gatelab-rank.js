@@ -7,10 +7,11 @@
 // and FLOPs per token against r; r = 1 is the symmetric rank-1 form, with a gated MLP's count.
 import { GateLabFigure } from './gatelab-figure.js';
 import { createButton, createRange, createSelect, setSelectOptions } from './controls.js';
-import { sharedRunner } from './lab-runner.js';
+import { WorkerRun } from './worker-run.js';
 import { activationLabel, formatNumber } from './format.js';
 import { drawChart, linearTicks, logTicks } from './plot-kit.js';
 import { drawBars } from './bar-chart.js';
+import { onlyChanged } from './figure-extras.js';
 
 const FLOOR = 1e-7;
 
@@ -38,7 +39,7 @@ export class GateLabRank extends GateLabFigure {
 
   #controls = null;
   #rows = null;
-  #abort = null;
+  #run = new WorkerRun(this);
 
   /** The library's rows { rank, error, parameters, flops, energy } for r = 1 … dIn, or null. */
   get rows() {
@@ -90,31 +91,25 @@ export class GateLabRank extends GateLabFigure {
   }
 
   update(changed) {
-    if (changed.size === 1 && changed.has('rank')) {
-      this.announce(this.#summary());
-      this.requestDraw();
-      return;
-    }
-    this.#compute();
+    if (onlyChanged(changed, 'rank')) this.#show();
+    else this.#compute();
   }
 
-  async #compute() {
-    this.#abort?.abort();
-    const abort = new AbortController();
-    this.#abort = abort;
-    const done = this.trackPending();
+  #compute() {
     const { activation, dIn, units, dOut, seed } = this.state;
     this.announce('Approximating the full layer at every rank…', { busy: true });
-    try {
-      this.#rows = await sharedRunner().run('rankApprox', { activation, dIn, hidden: units, dOut, seed, inputs: 256 },
-        { signal: abort.signal });
-      this.announce(this.#summary());
-      this.requestDraw();
-    } catch (error) {
-      if (error?.name !== 'AbortError') this.showError(error);
-    } finally {
-      done();
-    }
+    return this.#run.run('rankApprox', { activation, dIn, hidden: units, dOut, seed, inputs: 256 }, {
+      onResult: (rows) => {
+        this.#rows = rows;
+        this.#show();
+      },
+    });
+  }
+
+  /** The summary and the drawing of the rows already computed. */
+  #show() {
+    this.announce(this.#summary());
+    this.requestDraw();
   }
 
   #summary() {

@@ -9,7 +9,7 @@
 // the library's (lab.symmetry.scalingGap), the curves computed in the worker.
 import { GateLabFigure } from './gatelab-figure.js';
 import { createButton, createRange, createSelect, setSelectOptions } from './controls.js';
-import { sharedRunner } from './lab-runner.js';
+import { WorkerRun } from './worker-run.js';
 import { activationLabel, formatNumber } from './format.js';
 import { drawChart, extent, logTicks } from './plot-kit.js';
 import { drawBars } from './bar-chart.js';
@@ -53,7 +53,7 @@ export class GateLabScaling extends GateLabFigure {
   #curves = null;   // scalingCurves task result
   #at = null;       // { alpha, gated: {act: gap}, symmetric: {act: gap} } at the current α
   #shape = null;    // { z, sigma, scaled } for the chosen activation
-  #abort = null;
+  #run = new WorkerRun(this);
 
   /** Gaps at the current α: { alpha, gated: { [activation]: gap }, symmetric: {…} } or null. */
   get gaps() {
@@ -113,21 +113,15 @@ export class GateLabScaling extends GateLabFigure {
   }
 
   /** The curves over α for every activation: in the worker. */
-  async #computeCurves() {
-    this.#abort?.abort();
-    const abort = new AbortController();
-    this.#abort = abort;
-    const done = this.trackPending();
-    try {
-      this.#curves = await sharedRunner().run('scalingCurves', { seed: this.state.seed, positions: POSITIONS },
-        { signal: abort.signal, onProgress: (f) => this.announce(`Computing the scaling gaps… ${Math.round(100 * f)} %`, { busy: true }) });
-      this.announce(this.#summary());
-      this.requestDraw();
-    } catch (error) {
-      if (error?.name !== 'AbortError') this.showError(error);
-    } finally {
-      done();
-    }
+  #computeCurves() {
+    return this.#run.run('scalingCurves', { seed: this.state.seed, positions: POSITIONS }, {
+      progress: (f) => `Computing the scaling gaps… ${Math.round(100 * f)} %`,
+      onResult: (curves) => {
+        this.#curves = curves;
+        this.announce(this.#summary());
+        this.requestDraw();
+      },
+    });
   }
 
   /** The gaps at the exact α of the state, for every activation: small, on the page. */

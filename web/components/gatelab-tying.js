@@ -7,7 +7,7 @@
 // lab.cem.asGatedMlp). Bottom: the same random tokens through both; the outputs agree to float
 // rounding. The "untie" slider moves W_V and W_O (W_down) off the tie by seeded noise, and the
 // outputs part: the freedom the standard layer pays its extra parameters for.
-import { GateLabFigure } from './gatelab-figure.js';
+import { CemFigure } from './cem-figure.js';
 import { createButton, createRange, createSelect, setSelectOptions } from './controls.js';
 import { activationLabel, formatNumber } from './format.js';
 import { normalArray } from './seeded-random.js';
@@ -33,7 +33,7 @@ function maxAbs(...arrays) {
   return m;
 }
 
-export class GateLabTying extends GateLabFigure {
+export class GateLabTying extends CemFigure {
   static styles = STYLES;
   static schema = {
     layer: { type: 'enum', default: 'attention', values: ['attention', 'mlp'] },
@@ -129,19 +129,7 @@ export class GateLabTying extends GateLabFigure {
     reseed.title = `Seed ${s.seed}: draw new weights and tokens`;
   }
 
-  async start() {
-    this.#compute();
-  }
-
-  update() {
-    try {
-      this.#compute();
-    } catch (error) {
-      this.showError(error);
-    }
-  }
-
-  #compute() {
+  compute() {
     const { layer, d, heads, units: hidden, activation, eta, n, untie, seed } = this.state;
     const cem = this.lab.cem;
     const h = normalArray(n * d, (seed ^ 0x68e31da4) >>> 0);
@@ -182,12 +170,9 @@ export class GateLabTying extends GateLabFigure {
       tied.dispose();
       standard?.dispose();
     }
-    this.announce(this.#summary());
-    this.requestDraw();
-    this.dispatchEvent(new CustomEvent('computed', { bubbles: true, detail: { result: this.result, state: { ...this.state } } }));
   }
 
-  #summary() {
+  summary() {
     const r = this.#result;
     const attention = r.layer === 'attention';
     const counts = attention

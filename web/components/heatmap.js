@@ -1,5 +1,6 @@
 // Heatmap drawer: a Float32Array grid of values -> ImageData through a diverging colormap
-// centred on zero, drawn scaled into a rectangle of a canvas, with axes and a colour bar.
+// centred on zero, drawn scaled into a rectangle of a canvas, with axes and a colour bar. Its
+// layout and colour strip also serve the energy landscape of cem-plots.js.
 import { colormapTable } from './theme.js';
 import { axisMargins, drawAxes, formatTick, linearScale, niceTicks } from './axes.js';
 
@@ -39,11 +40,38 @@ export function maxAbs(grid) {
 }
 
 const scratch = new WeakMap();
-function scratchCanvas(ctx, width, height) {
+/** An offscreen canvas of width × height kept per context, for a grid's image before scaling. */
+export function scratchCanvas(ctx, width, height) {
   let canvas = scratch.get(ctx);
   if (!canvas) scratch.set(ctx, (canvas = new OffscreenCanvas(width, height)));
   if (canvas.width !== width || canvas.height !== height) [canvas.width, canvas.height] = [width, height];
   return canvas;
+}
+
+/**
+ * The square plot of a heatmap in `rect` with a colour bar to its right, `barText` font sizes
+ * kept for the bar's labels. The energy landscape of the paper-B figures is laid out alike.
+ */
+export function squarePlotWithBar(rect, fontSize, barText) {
+  const margin = axisMargins(fontSize);
+  const barWidth = Math.max(8, Math.round(fontSize * 0.9));
+  const barGap = Math.round(fontSize * 0.8);
+  const textWidth = Math.round(fontSize * barText);
+  const room = Math.min(rect.w - margin.left - barGap - barWidth - textWidth, rect.h - margin.top - margin.bottom);
+  const side = Math.max(10, Math.floor(room));
+  const plot = { x: rect.x + margin.left, y: rect.y + margin.top, w: side, h: side };
+  return { plot, bar: { x: plot.x + plot.w + barGap, y: plot.y, w: barWidth, h: plot.h } };
+}
+
+/** The colormap `table` as a vertical strip in `bar`, its high end at the top, outlined. */
+export function drawColorStrip(ctx, bar, table, theme) {
+  const image = new ImageData(1, 256);
+  for (let i = 0; i < 256; i++) image.data.set(table.subarray(4 * (255 - i), 4 * (255 - i) + 4), 4 * i);
+  const canvas = new OffscreenCanvas(1, 256);
+  canvas.getContext('2d').putImageData(image, 0, 0);
+  ctx.drawImage(canvas, bar.x, bar.y, bar.w, bar.h);
+  ctx.strokeStyle = theme.muted;
+  ctx.strokeRect(bar.x + 0.5, bar.y + 0.5, bar.w - 1, bar.h - 1);
 }
 
 /**
@@ -58,13 +86,8 @@ export function drawHeatmap(ctx, rect, spec) {
   const { grid, rows, cols, xRange, yRange, theme, fontSize } = spec;
   // An all-zero grid (a linear σ) is drawn on a ±1 scale: the neutral colour everywhere.
   const scale = spec.scale > 0 ? spec.scale : 1;
-  const margin = axisMargins(fontSize);
-  const barWidth = Math.max(8, Math.round(fontSize * 0.9));
-  const barGap = Math.round(fontSize * 0.8);
-  const barText = Math.round(fontSize * 3.2);
-  const room = Math.min(rect.w - margin.left - barGap - barWidth - barText, rect.h - margin.top - margin.bottom);
-  const side = Math.max(10, Math.floor(room));
-  const plot = { x: rect.x + margin.left, y: rect.y + margin.top, w: side, h: side };
+  const { plot, bar } = squarePlotWithBar(rect, fontSize, 3.2);
+  const side = plot.w;
 
   const table = colormapTable(theme.colormap);
   const image = gridToImageData(grid, rows, cols, { scale, table, xIsRow: spec.xIsRow, yUp: spec.yUp });
@@ -83,19 +106,13 @@ export function drawHeatmap(ctx, rect, spec) {
     x: niceTicks(xRange[0], xRange[1], tickCount), y: niceTicks(yRange[0], yRange[1], tickCount),
     xScale, yScale, xLabel: spec.xLabel, yLabel: spec.yLabel, theme, fontSize,
   });
-  drawColorBar(ctx, { x: plot.x + plot.w + barGap, y: plot.y, w: barWidth, h: plot.h }, table, scale, spec);
+  drawColorBar(ctx, bar, table, scale, spec);
   return { plot, xScale, yScale };
 }
 
 function drawColorBar(ctx, bar, table, scale, { theme, fontSize, barLabel }) {
-  const image = new ImageData(1, 256);
-  for (let i = 0; i < 256; i++) image.data.set(table.subarray(4 * (255 - i), 4 * (255 - i) + 4), 4 * i);
-  const canvas = new OffscreenCanvas(1, 256);
-  canvas.getContext('2d').putImageData(image, 0, 0);
   ctx.save();
-  ctx.drawImage(canvas, bar.x, bar.y, bar.w, bar.h);
-  ctx.strokeStyle = theme.muted;
-  ctx.strokeRect(bar.x + 0.5, bar.y + 0.5, bar.w - 1, bar.h - 1);
+  drawColorStrip(ctx, bar, table, theme);
   ctx.font = `${fontSize}px ${theme.font}`;
   ctx.fillStyle = theme.muted;
   ctx.textAlign = 'left';

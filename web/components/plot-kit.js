@@ -1,7 +1,10 @@
 // Chart drawer for the paper-A figures: line series with bands and point markers on linear or
 // log axes, with tick labels the caller may choose (the scaling figure's signed-log α axis),
 // a vertical marker, and a legend that wraps above the plot. Coordinates are CSS pixels.
-import { axisMargins, formatTick, linearScale, niceTicks } from './axes.js';
+import { axisMargins, drawFrame, formatTick, linearScale, niceTicks } from './axes.js';
+
+// The frame is axes.js's; re-exported for the drawers that import it from here.
+export { drawFrame };
 
 /** Ticks at the powers of ten inside [lo, hi] (log10 values), thinned to about `count`. */
 export function logTicks(lo, hi, count = 5) {
@@ -72,64 +75,14 @@ export function drawLegend(ctx, layout, left, top, theme, fontSize) {
   ctx.restore();
 }
 
-/** The left/bottom frame with ticks at given positions and labels, and optional grid lines. */
-export function drawFrame(ctx, plot, { xTicks, yTicks, xScale, yScale, xLabel, yLabel, theme, fontSize, gridLines = true }) {
+/** A chart's title at the top left of its `rect`, above the legend. */
+export function drawTitle(ctx, rect, title, theme, fontSize) {
   ctx.save();
-  ctx.lineWidth = 1;
-  ctx.font = `${fontSize}px ${theme.font}`;
-  if (gridLines) {
-    ctx.strokeStyle = theme.grid;
-    ctx.beginPath();
-    for (const t of xTicks) {
-      const px = Math.round(xScale(t.value)) + 0.5;
-      ctx.moveTo(px, plot.y);
-      ctx.lineTo(px, plot.y + plot.h);
-    }
-    for (const t of yTicks) {
-      const py = Math.round(yScale(t.value)) + 0.5;
-      ctx.moveTo(plot.x, py);
-      ctx.lineTo(plot.x + plot.w, py);
-    }
-    ctx.stroke();
-  }
-  ctx.strokeStyle = theme.muted;
-  ctx.beginPath();
-  ctx.moveTo(plot.x - 0.5, plot.y);
-  ctx.lineTo(plot.x - 0.5, plot.y + plot.h + 0.5);
-  ctx.lineTo(plot.x + plot.w, plot.y + plot.h + 0.5);
-  ctx.stroke();
-  ctx.fillStyle = theme.muted;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
-  ctx.beginPath();
-  for (const t of xTicks) {
-    const px = Math.round(xScale(t.value)) + 0.5;
-    ctx.moveTo(px, plot.y + plot.h);
-    ctx.lineTo(px, plot.y + plot.h + 4);
-    ctx.fillText(t.label, px, plot.y + plot.h + 6);
-  }
-  ctx.textAlign = 'right';
-  ctx.textBaseline = 'middle';
-  for (const t of yTicks) {
-    const py = Math.round(yScale(t.value)) + 0.5;
-    ctx.moveTo(plot.x, py);
-    ctx.lineTo(plot.x - 4, py);
-    ctx.fillText(t.label, plot.x - 6, py);
-  }
-  ctx.stroke();
+  ctx.font = `600 ${fontSize}px ${theme.font}`;
   ctx.fillStyle = theme.fg;
-  if (xLabel) {
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    ctx.fillText(xLabel, plot.x + plot.w / 2, plot.y + plot.h + 8 + fontSize);
-  }
-  if (yLabel) {
-    ctx.translate(plot.x - axisMargins(fontSize).left + 2, plot.y + plot.h / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    ctx.fillText(yLabel, 0, 0);
-  }
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  ctx.fillText(title, rect.x + 2, rect.y + 2);
   ctx.restore();
 }
 
@@ -261,15 +214,7 @@ export function drawChart(ctx, rect, spec) {
   }
   ctx.restore();
 
-  if (spec.title) {
-    ctx.save();
-    ctx.font = `600 ${fontSize}px ${theme.font}`;
-    ctx.fillStyle = theme.fg;
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'top';
-    ctx.fillText(spec.title, rect.x + 2, rect.y + 2);
-    ctx.restore();
-  }
+  if (spec.title) drawTitle(ctx, rect, spec.title, theme, fontSize);
   drawLegend(ctx, legend, plot.x, rect.y + titleHeight, theme, fontSize);
   return { plot, xScale, yScale };
 }

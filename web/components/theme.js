@@ -27,6 +27,12 @@ export function parseColor(text) {
   return [parts[0], parts[1], parts[2], Math.round((parts[3] ?? 1) * 255)];
 }
 
+/** The colour with an alpha, for bands and fills. */
+export function withAlpha(color, alpha) {
+  const [r, g, b] = parseColor(color) ?? [128, 128, 128];
+  return `rgba(${r}, ${g}, ${b}, ${alpha})`;
+}
+
 /** Splits "a, rgb(1, 2, 3), b" at top-level commas. */
 export function splitList(text) {
   const items = [];
