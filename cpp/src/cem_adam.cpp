@@ -1,5 +1,5 @@
-// AdamW with global-norm clipping over CemParamView lists, and the MSE and cross-entropy
-// losses of the CEM experiments. See cem_adam.hpp.
+// AdamW with global-norm clipping over CemParamView lists, the learning-rate schedule, and
+// the MSE and cross-entropy losses of the CEM experiments. See cem_adam.hpp.
 #include "gatelab/cem_adam.hpp"
 
 #include <algorithm>
@@ -28,6 +28,12 @@ void CemAdamT<S>::reset() {
   v_.clear();
   t_ = 0;
   beta1_power_ = beta2_power_ = 1.0;
+}
+
+float cem_scheduled_lr(float lr, int warmup, int decay_steps, int step) {
+  double scale = warmup > 0 ? std::min(1.0, double(step + 1) / double(warmup)) : 1.0;
+  if (decay_steps > 0) scale *= std::max(0.1, 1.0 - 0.9 * double(step) / double(decay_steps));
+  return static_cast<float>(double(lr) * scale);
 }
 
 template <class S>

@@ -21,26 +21,14 @@ using namespace cem_detail;
 
 std::string validate(const CemAttentionConfig& c) {
   auto num = [](double x) { return std::to_string(x); };
-  if (c.d < 1 || c.d > cem_max_d) return "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(c.d) + ")";
-  if (c.heads < 1 || c.heads > cem_max_heads) {
-    return "heads must be in 1…" + std::to_string(cem_max_heads) + " (heads = " + std::to_string(c.heads) + ")";
-  }
-  if (c.d % c.heads != 0) return "heads must divide d (d = " + std::to_string(c.d) + ", heads = " + std::to_string(c.heads) + ")";
-  if (c.steps < 1 || c.steps > cem_max_steps) {
-    return "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(c.steps) + ")";
-  }
-  if (!(c.eta > 0.0f && c.eta <= cem_max_eta)) return "eta must be in (0, " + num(cem_max_eta) + "] (eta = " + num(c.eta) + ")";
+  if (std::string e = cem_validate_heads(c.d, c.heads); !e.empty()) return e;
+  if (std::string e = cem_validate_descent(c.steps, c.eta); !e.empty()) return e;
   if (!(c.beta >= 0.0f && c.beta <= cem_max_beta)) {
     return "beta must be 0 (auto) or in (0, " + num(cem_max_beta) + "] (beta = " + num(c.beta) + ")";
   }
-  if (c.precond_rank < 0 || c.precond_rank > std::min(c.d, cem_max_rank)) {
-    return "precond_rank must be in 0…min(d, " + std::to_string(cem_max_rank) + ") (precond_rank = " +
-           std::to_string(c.precond_rank) + ", d = " + std::to_string(c.d) + ")";
-  }
-  const int diag = static_cast<int>(c.diagonal), pre = static_cast<int>(c.precond);
+  const int diag = static_cast<int>(c.diagonal);
   if (diag < 0 || diag > 2) return "diagonal must be none, per_head or shared";
-  if (pre < 0 || pre > 2) return "precond must be none, paper or psd";
-  return "";
+  return cem_precond_validate(c.precond, c.precond_rank, c.d);
 }
 
 double cem_effective_beta(const CemAttentionConfig& c) {
@@ -75,9 +63,7 @@ void CemAttentionT<S>::zero_grad() {
   grads_.wq.fill(0);
   grads_.wk.fill(0);
   grads_.diag.fill(0);
-  grads_.precond.p.fill(0);
-  grads_.precond.u.fill(0);
-  grads_.precond.v.fill(0);
+  cem_precond_zero_grad(grads_.precond);
 }
 
 template <class S>
@@ -285,18 +271,12 @@ std::string CemAttentionT<S>::energy_trace(const S* h, int n, double* out) const
 
 template <class S>
 std::string CemAttentionT<S>::precond_min_eigenvalue(double* out) const {
-  if (!error_.empty()) return error_;
-  if (out == nullptr) return "output pointer must not be null";
-  *out = cem_precond_min_eigenvalue(config_.precond, params_.precond, config_.d);
-  return "";
+  return cem_precond_min_eigenvalue_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template <class S>
 std::string CemAttentionT<S>::precond_dense(double* out) const {
-  if (!error_.empty()) return error_;
-  if (out == nullptr) return "output pointer must not be null";
-  cem_precond_dense(config_.precond, params_.precond, config_.d, out);
-  return "";
+  return cem_precond_dense_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template class CemAttentionT<float>;

@@ -40,17 +40,8 @@ void cem_rmsnorm_backward(const S* x, const S* gain, const S* inv_rms, const S* 
   }
 }
 
-static std::string validate_d_heads(int d, int heads) {
-  if (d < 1 || d > cem_max_d) return "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(d) + ")";
-  if (heads < 1 || heads > cem_max_heads) {
-    return "heads must be in 1…" + std::to_string(cem_max_heads) + " (heads = " + std::to_string(heads) + ")";
-  }
-  if (d % heads != 0) return "heads must divide d (d = " + std::to_string(d) + ", heads = " + std::to_string(heads) + ")";
-  return "";
-}
-
 std::string validate(const CemStdAttentionConfig& c) {
-  if (std::string e = validate_d_heads(c.d, c.heads); !e.empty()) return e;
+  if (std::string e = cem_validate_heads(c.d, c.heads); !e.empty()) return e;
   if (!(c.beta >= 0.0f && c.beta <= cem_max_beta)) {
     return "beta must be 0 (auto) or in (0, " + std::to_string(cem_max_beta) + "] (beta = " + std::to_string(c.beta) + ")";
   }
@@ -163,19 +154,7 @@ std::string CemStdAttentionT<S>::backward(const S* x, int n, const S* grad_out, 
   return "";
 }
 
-std::string validate(const CemSwiGluConfig& c) {
-  if (c.d < 1 || c.d > cem_max_d) return "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(c.d) + ")";
-  if (c.hidden < 1 || c.hidden > cem_max_hidden) {
-    return "hidden must be in 1…" + std::to_string(cem_max_hidden) + " (hidden = " + std::to_string(c.hidden) + ")";
-  }
-  const int kind = static_cast<int>(c.activation.kind);
-  if (kind < 0 || kind >= activation_count) return "activation must be one of the catalogue entries";
-  if (c.activation.kind == Activation::swish && !(c.activation.beta > 0.0f && c.activation.beta <= cem_max_swish_beta)) {
-    return "activation.beta must be in (0, " + std::to_string(cem_max_swish_beta) + "] for swish (beta = " +
-           std::to_string(c.activation.beta) + ")";
-  }
-  return "";
-}
+std::string validate(const CemSwiGluConfig& c) { return cem_validate_gated_mlp(c.d, c.hidden, c.activation); }
 
 template <class S>
 CemSwiGluT<S>::CemSwiGluT(const CemSwiGluConfig& config) : config_(config), error_(validate(config)) {

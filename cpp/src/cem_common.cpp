@@ -1,5 +1,5 @@
-// The shared pieces of cem_common.hpp: option names and parsing, and the row/pointer check
-// every CEM call starts with.
+// The shared pieces of cem_common.hpp: option names and parsing, the row/pointer check
+// every CEM call starts with, and the config checks the layers share with the baselines.
 #include "gatelab/cem_common.hpp"
 
 namespace gatelab {
@@ -50,6 +50,41 @@ std::string cem_check_call(int n, const void* in, const void* out) {
     return "n must be in 1…" + std::to_string(cem_max_rows) + " (n = " + std::to_string(n) + ")";
   }
   if (in == nullptr || out == nullptr) return "input and output pointers must not be null";
+  return "";
+}
+
+std::string cem_validate_heads(int d, int heads) {
+  if (d < 1 || d > cem_max_d) return "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(d) + ")";
+  if (heads < 1 || heads > cem_max_heads) {
+    return "heads must be in 1…" + std::to_string(cem_max_heads) + " (heads = " + std::to_string(heads) + ")";
+  }
+  if (d % heads != 0) return "heads must divide d (d = " + std::to_string(d) + ", heads = " + std::to_string(heads) + ")";
+  return "";
+}
+
+std::string cem_validate_gated_mlp(int d, int hidden, const ActivationSpec& activation) {
+  if (d < 1 || d > cem_max_d) return "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(d) + ")";
+  if (hidden < 1 || hidden > cem_max_hidden) {
+    return "hidden must be in 1…" + std::to_string(cem_max_hidden) + " (hidden = " + std::to_string(hidden) + ")";
+  }
+  const int kind = static_cast<int>(activation.kind);
+  if (kind < 0 || kind >= activation_count) {
+    return "activation must be one of the " + std::to_string(activation_count) + " catalogue entries";
+  }
+  if (activation.kind == Activation::swish && !(activation.beta > 0.0f && activation.beta <= cem_max_swish_beta)) {
+    return "activation.beta must be in (0, " + std::to_string(cem_max_swish_beta) + "] for swish (beta = " +
+           std::to_string(activation.beta) + ")";
+  }
+  return "";
+}
+
+std::string cem_validate_descent(int steps, float eta) {
+  if (steps < 1 || steps > cem_max_steps) {
+    return "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(steps) + ")";
+  }
+  if (!(eta > 0.0f && eta <= cem_max_eta)) {
+    return "eta must be in (0, " + std::to_string(cem_max_eta) + "] (eta = " + std::to_string(eta) + ")";
+  }
   return "";
 }
 

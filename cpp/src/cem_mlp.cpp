@@ -13,28 +13,9 @@ namespace gatelab {
 using namespace cem_detail;
 
 std::string validate(const CemMlpConfig& c) {
-  auto num = [](double x) { return std::to_string(x); };
-  if (c.d < 1 || c.d > cem_max_d) return "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(c.d) + ")";
-  if (c.hidden < 1 || c.hidden > cem_max_hidden) {
-    return "hidden must be in 1…" + std::to_string(cem_max_hidden) + " (hidden = " + std::to_string(c.hidden) + ")";
-  }
-  const int kind = static_cast<int>(c.activation.kind);
-  if (kind < 0 || kind >= activation_count) return "activation must be one of the " + std::to_string(activation_count) + " catalogue entries";
-  if (c.activation.kind == Activation::swish &&
-      !(c.activation.beta > 0.0f && c.activation.beta <= cem_max_swish_beta)) {
-    return "activation.beta must be in (0, " + num(cem_max_swish_beta) + "] for swish (beta = " + num(c.activation.beta) + ")";
-  }
-  if (c.steps < 1 || c.steps > cem_max_steps) {
-    return "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(c.steps) + ")";
-  }
-  if (!(c.eta > 0.0f && c.eta <= cem_max_eta)) return "eta must be in (0, " + num(cem_max_eta) + "] (eta = " + num(c.eta) + ")";
-  const int pre = static_cast<int>(c.precond);
-  if (pre < 0 || pre > 2) return "precond must be none, paper or psd";
-  if (c.precond_rank < 0 || c.precond_rank > std::min(c.d, cem_max_rank)) {
-    return "precond_rank must be in 0…min(d, " + std::to_string(cem_max_rank) + ") (precond_rank = " +
-           std::to_string(c.precond_rank) + ", d = " + std::to_string(c.d) + ")";
-  }
-  return "";
+  if (std::string e = cem_validate_gated_mlp(c.d, c.hidden, c.activation); !e.empty()) return e;
+  if (std::string e = cem_validate_descent(c.steps, c.eta); !e.empty()) return e;
+  return cem_precond_validate(c.precond, c.precond_rank, c.d);
 }
 
 template <class S>
@@ -57,9 +38,7 @@ template <class S>
 void CemMlpT<S>::zero_grad() {
   grads_.w.fill(0);
   grads_.u.fill(0);
-  grads_.precond.p.fill(0);
-  grads_.precond.u.fill(0);
-  grads_.precond.v.fill(0);
+  cem_precond_zero_grad(grads_.precond);
 }
 
 template <class S>
@@ -192,18 +171,12 @@ std::string CemMlpT<S>::energy_trace(const S* h, int n, double* out) const {
 
 template <class S>
 std::string CemMlpT<S>::precond_min_eigenvalue(double* out) const {
-  if (!error_.empty()) return error_;
-  if (out == nullptr) return "output pointer must not be null";
-  *out = cem_precond_min_eigenvalue(config_.precond, params_.precond, config_.d);
-  return "";
+  return cem_precond_min_eigenvalue_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template <class S>
 std::string CemMlpT<S>::precond_dense(double* out) const {
-  if (!error_.empty()) return error_;
-  if (out == nullptr) return "output pointer must not be null";
-  cem_precond_dense(config_.precond, params_.precond, config_.d, out);
-  return "";
+  return cem_precond_dense_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template <class S>

@@ -3,6 +3,7 @@
 // for the forms and the initialisation.
 #include "gatelab/cem_preconditioner.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -10,6 +11,16 @@
 #include "gatelab/eigen.hpp"
 
 namespace gatelab {
+
+std::string cem_precond_validate(CemPrecond kind, int rank, int d) {
+  const int pre = static_cast<int>(kind);
+  if (pre < 0 || pre > 2) return "precond must be none, paper or psd";
+  if (rank < 0 || rank > std::min(d, cem_max_rank)) {
+    return "precond_rank must be in 0…min(d, " + std::to_string(cem_max_rank) + ") (precond_rank = " +
+           std::to_string(rank) + ", d = " + std::to_string(d) + ")";
+  }
+  return "";
+}
 
 template <class S>
 CemPrecondParamsT<S> cem_precond_zeros(CemPrecond kind, int d, int rank) {
@@ -126,6 +137,31 @@ double cem_precond_min_eigenvalue(CemPrecond kind, const CemPrecondParamsT<S>& p
 }
 
 template <class S>
+std::string cem_precond_min_eigenvalue_checked(const std::string& layer_error, CemPrecond kind,
+                                               const CemPrecondParamsT<S>& params, int d, double* out) {
+  if (!layer_error.empty()) return layer_error;
+  if (out == nullptr) return "output pointer must not be null";
+  *out = cem_precond_min_eigenvalue(kind, params, d);
+  return "";
+}
+
+template <class S>
+std::string cem_precond_dense_checked(const std::string& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
+                                      int d, double* out) {
+  if (!layer_error.empty()) return layer_error;
+  if (out == nullptr) return "output pointer must not be null";
+  cem_precond_dense(kind, params, d, out);
+  return "";
+}
+
+template <class S>
+void cem_precond_zero_grad(CemPrecondParamsT<S>& grads) {
+  grads.p.fill(0);
+  grads.u.fill(0);
+  grads.v.fill(0);
+}
+
+template <class S>
 void cem_precond_views(CemPrecond kind, CemPrecondParamsT<S>& params, CemPrecondParamsT<S>& grads,
                        const std::string& prefix, std::vector<CemParamView<S>>& out) {
   if (kind == CemPrecond::none) return;
@@ -145,6 +181,11 @@ void cem_precond_views(CemPrecond kind, CemPrecondParamsT<S>& params, CemPrecond
                                         S*, CemPrecondParamsT<S>&);                                            \
   template void cem_precond_dense<S>(CemPrecond, const CemPrecondParamsT<S>&, int, double*);                    \
   template double cem_precond_min_eigenvalue<S>(CemPrecond, const CemPrecondParamsT<S>&, int);                 \
+  template std::string cem_precond_min_eigenvalue_checked<S>(const std::string&, CemPrecond,                  \
+                                                             const CemPrecondParamsT<S>&, int, double*);      \
+  template std::string cem_precond_dense_checked<S>(const std::string&, CemPrecond, const CemPrecondParamsT<S>&, \
+                                                    int, double*);                                             \
+  template void cem_precond_zero_grad<S>(CemPrecondParamsT<S>&);                                               \
   template void cem_precond_views<S>(CemPrecond, CemPrecondParamsT<S>&, CemPrecondParamsT<S>&,                  \
                                      const std::string&, std::vector<CemParamView<S>>&);
 GATELAB_CEM_PRECOND_INSTANTIATE(float)

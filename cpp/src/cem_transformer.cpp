@@ -26,7 +26,26 @@ void add_residual(S* out, const S* norm, const S* stream, std::size_t count, boo
   }
 }
 
+// Every block half draws its initial weights from its own seed, derived from the model's:
+// attention of block l from 2l + 1, its MLP from 2l + 2 (so no two halves share a stream).
+enum class BlockHalf : unsigned { attention = 1u, mlp = 2u };
+
+std::uint64_t block_seed(const CemTransformerConfig& c, int layer, BlockHalf half) {
+  return c.seed * 1000003u + 2u * std::uint64_t(layer) + static_cast<unsigned>(half);
+}
+
 }  // namespace
+
+void cem_set_shared_descent(CemTransformerConfig& c, int steps, float eta, CemPrecond precond, int precond_rank) {
+  c.attn_steps = steps;
+  c.mlp_steps = steps;
+  c.attn_eta = eta;
+  c.mlp_eta = eta;
+  c.attn_precond = precond;
+  c.attn_precond_rank = precond_rank;
+  c.mlp_precond = precond;
+  c.mlp_precond_rank = precond_rank;
+}
 
 CemAttentionConfig cem_block_attention_config(const CemTransformerConfig& c, int layer) {
   CemAttentionConfig a;
@@ -38,7 +57,7 @@ CemAttentionConfig cem_block_attention_config(const CemTransformerConfig& c, int
   a.diagonal = c.diagonal;
   a.precond = c.attn_precond;
   a.precond_rank = c.attn_precond_rank;
-  a.seed = c.seed * 1000003u + 2u * std::uint64_t(layer) + 1u;
+  a.seed = block_seed(c, layer, BlockHalf::attention);
   return a;
 }
 
@@ -51,16 +70,16 @@ CemMlpConfig cem_block_mlp_config(const CemTransformerConfig& c, int layer) {
   m.eta = c.mlp_eta;
   m.precond = c.mlp_precond;
   m.precond_rank = c.mlp_precond_rank;
-  m.seed = c.seed * 1000003u + 2u * std::uint64_t(layer) + 2u;
+  m.seed = block_seed(c, layer, BlockHalf::mlp);
   return m;
 }
 
 CemStdAttentionConfig cem_block_std_attention_config(const CemTransformerConfig& c, int layer) {
-  return {c.d, c.heads, c.beta, c.seed * 1000003u + 2u * std::uint64_t(layer) + 1u};
+  return {c.d, c.heads, c.beta, block_seed(c, layer, BlockHalf::attention)};
 }
 
 CemSwiGluConfig cem_block_std_mlp_config(const CemTransformerConfig& c, int layer) {
-  return {c.d, c.hidden, c.activation, c.seed * 1000003u + 2u * std::uint64_t(layer) + 2u};
+  return {c.d, c.hidden, c.activation, block_seed(c, layer, BlockHalf::mlp)};
 }
 
 std::string validate(const CemTransformerConfig& c) {

@@ -23,15 +23,8 @@ CemTransformerConfig model_config(const TinyLmExperimentConfig& c, const TinyLmM
   t.hidden = m.hidden ? m.hidden : c.train.hidden;
   t.layers = c.train.layers;
   t.heads = c.train.heads;
-  t.attn_steps = m.steps;
-  t.mlp_steps = m.steps;
-  t.attn_eta = c.train.eta;
-  t.mlp_eta = c.train.eta;
   t.diagonal = m.diagonal;
-  t.attn_precond = m.precond;
-  t.attn_precond_rank = m.precond_rank;
-  t.mlp_precond = m.precond;
-  t.mlp_precond_rank = m.precond_rank;
+  cem_set_shared_descent(t, m.steps, c.train.eta, m.precond, m.precond_rank);
   t.seed = static_cast<std::uint64_t>(seed);
   return t;
 }
@@ -147,9 +140,7 @@ TinyLmRunResult tinylm_run(const TinyLmExperimentConfig& c, int model_index, int
       break;
     }
     CemAdamConfig adam;
-    double scale = c.train.warmup > 0 ? std::min(1.0, double(step + 1) / c.train.warmup) : 1.0;
-    if (c.train.decay_steps > 0) scale *= std::max(0.1, 1.0 - 0.9 * double(step) / c.train.decay_steps);
-    adam.lr = static_cast<float>(double(c.train.lr) * scale);
+    adam.lr = cem_scheduled_lr(c.train.lr, c.train.warmup, c.train.decay_steps, step);
     adam.weight_decay = c.train.weight_decay;
     adam.clip_norm = c.train.clip_norm;
     r.error = model.net.adam_step(adam);

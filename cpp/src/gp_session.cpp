@@ -1,6 +1,5 @@
 // GpSession: one transformer learning in-context GP regression (see gp.hpp) — config
 // checks, the learning-rate schedule, the training step and the predictions.
-#include <algorithm>
 #include <cmath>
 
 #include "gatelab/gp.hpp"
@@ -29,24 +28,13 @@ CemTransformerConfig gp_model_config(const GpTrainConfig& c, const GpModelSpec& 
   m.layers = c.layers;
   m.heads = c.heads;
   m.hidden = c.hidden;
-  m.attn_steps = spec.steps;
-  m.mlp_steps = spec.steps;
-  m.attn_eta = c.eta;
-  m.mlp_eta = c.eta;
   m.diagonal = spec.diagonal;
-  m.attn_precond = spec.precond;
-  m.attn_precond_rank = spec.precond_rank;
-  m.mlp_precond = spec.precond;
-  m.mlp_precond_rank = spec.precond_rank;
+  cem_set_shared_descent(m, spec.steps, c.eta, spec.precond, spec.precond_rank);
   m.seed = c.seed;
   return m;
 }
 
-float gp_learning_rate(const GpTrainConfig& c, int step) {
-  double scale = c.warmup > 0 ? std::min(1.0, double(step + 1) / double(c.warmup)) : 1.0;
-  if (c.decay_steps > 0) scale *= std::max(0.1, 1.0 - 0.9 * double(step) / double(c.decay_steps));
-  return static_cast<float>(double(c.lr) * scale);
-}
+float gp_learning_rate(const GpTrainConfig& c, int step) { return cem_scheduled_lr(c.lr, c.warmup, c.decay_steps, step); }
 
 GpSession::GpSession(const GpTrainConfig& config, const GpModelSpec& spec)
     : config_(config), spec_(spec), error_(validate(config, spec)), model_(gp_model_config(config, spec)),

@@ -8,6 +8,7 @@
 
 #include "gatelab/cem_adam.hpp"
 #include "gatelab/cem_transformer.hpp"
+#include "support/golden_hash.hpp"
 #include "test_cem_support.hpp"
 
 using namespace gatelab;
@@ -252,20 +253,6 @@ TEST(CemTransformer, ValidatesConfigsAndCalls) {
   EXPECT_EQ(model.cem_mlp(2), nullptr);
 }
 
-namespace {
-
-std::uint64_t fnv1a(const std::vector<float>& values) {
-  std::uint64_t hash = 1469598103934665603ULL;
-  for (float f : values) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &f, sizeof bits);
-    hash = (hash ^ bits) * 1099511628211ULL;
-  }
-  return hash;
-}
-
-}  // namespace
-
 TEST(CemTransformer, SameBitsNativelyAndInWasm) {
   // Forward, backward, one Adam step and a second forward of both families, hashed. The
   // native and the wasm build check the same constants (they hold only while matmul,
@@ -294,9 +281,9 @@ TEST(CemTransformer, SameBitsNativelyAndInWasm) {
     ASSERT_EQ(model.backward(g.data(), dx.data()), "");
     ASSERT_EQ(model.adam_step(CemAdamConfig{}), "");
     ASSERT_EQ(model.forward(x.data(), n, out.data()), "");
-    std::printf("%s: out %016llx dx %016llx\n", cem_family_name(c.family), (unsigned long long)fnv1a(out),
-                (unsigned long long)fnv1a(dx));
-    EXPECT_EQ(fnv1a(out), expected[f][0]) << cem_family_name(c.family);
-    EXPECT_EQ(fnv1a(dx), expected[f][1]) << cem_family_name(c.family);
+    std::printf("%s: out %016llx dx %016llx\n", cem_family_name(c.family), (unsigned long long)golden::fnv1a(out),
+                (unsigned long long)golden::fnv1a(dx));
+    EXPECT_EQ(golden::fnv1a(out), expected[f][0]) << cem_family_name(c.family);
+    EXPECT_EQ(golden::fnv1a(dx), expected[f][1]) << cem_family_name(c.family);
   }
 }

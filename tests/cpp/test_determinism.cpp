@@ -6,30 +6,18 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "gatelab/dataset.hpp"
 #include "gatelab/layer.hpp"
 #include "gatelab/rng.hpp"
 #include "gatelab/trainer.hpp"
+#include "support/golden_hash.hpp"
 
 using namespace gatelab;
+using golden::Fnv1a;
 
 namespace {
-
-struct Fnv {
-  std::uint64_t hash = 1469598103934665603ULL;
-  void add(const float* data, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint32_t bits;
-      std::memcpy(&bits, &data[i], sizeof bits);
-      hash = (hash ^ bits) * 1099511628211ULL;
-    }
-  }
-  template <class Tensor>
-  void add(const Tensor& t) { add(t.data(), t.size()); }
-};
 
 LayerConfig config(LayerKind kind, Activation act) {
   LayerConfig c;
@@ -49,7 +37,7 @@ std::uint64_t forward_backward_hash() {
   std::vector<float> x(rows * 5), g(rows * 3), out(rows * 3), dx(rows * 5);
   for (float& v : x) v = rng.normal();
   for (float& v : g) v = rng.normal();
-  Fnv fnv;
+  Fnv1a fnv;
   for (LayerKind kind : {LayerKind::mlp, LayerKind::symmetric, LayerKind::gated}) {
     for (Activation act : {Activation::relu, Activation::gelu, Activation::silu, Activation::softplus}) {
       const Layer layer(config(kind, act));
@@ -80,7 +68,7 @@ std::uint64_t training_hash(LayerKind kind, Activation act) {
   EXPECT_EQ(validate(options), "");
   Trainer trainer(options, make_dataset(data));
   EXPECT_EQ(trainer.step(100), 100);
-  Fnv fnv;
+  Fnv1a fnv;
   for (const TrainRecord& r : trainer.history()) {
     const float row[] = {r.train_loss, r.test_loss, r.train_accuracy, r.test_accuracy, r.grad_norm};
     fnv.add(row, 5);

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "gatelab/gp_data.hpp"
+#include "support/golden_hash.hpp"
 
 using namespace gatelab;
 
@@ -174,19 +175,14 @@ TEST(GpData, SameBitsNativelyAndInWasm) {
   c.dx = 2;
   c.inputs = GpInputs::normal;
   const auto seqs = gp_sample_set(c, 20, 42);
-  std::uint64_t hash = 1469598103934665603ULL;
-  auto mix = [&](double v) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    hash = (hash ^ bits) * 1099511628211ULL;
-  };
+  golden::Fnv1a fnv;
   for (const auto& s : seqs) {
-    for (double v : s.x) mix(v);
-    for (double v : s.y) mix(v);
+    fnv.add(s.x);
+    fnv.add(s.y);
     const GpPosterior p = gp_posterior(c, s);
-    for (double v : p.mean) mix(v);
-    for (double v : p.var) mix(v);
+    fnv.add(p.mean);
+    fnv.add(p.var);
   }
-  std::printf("gp data hash %016llx\n", (unsigned long long)hash);
-  EXPECT_EQ(hash, 0x04d3273dd43f6c1bULL);
+  std::printf("gp data hash %016llx\n", (unsigned long long)fnv.hash);
+  EXPECT_EQ(fnv.hash, 0x04d3273dd43f6c1bULL);
 }

@@ -1,7 +1,8 @@
 // Adam (Kingma & Ba 2015) with decoupled weight decay (AdamW) and optional global-norm
 // gradient clipping, over any list of CemParamView — the optimizer of the CEM and baseline
 // transformers. Bias corrections use running products βᵗ (no pow), so an update gives the
-// same bits natively and in wasm. Also the two losses the experiments need.
+// same bits natively and in wasm. Also the experiments' learning-rate schedule and the two
+// losses they need.
 #pragma once
 
 #include <cstddef>
@@ -41,6 +42,11 @@ class CemAdamT {
 
 using CemAdam = CemAdamT<float>;
 using CemAdam64 = CemAdamT<double>;
+
+// The experiments' learning rate at (0-based) step: lr·min(1, (step + 1)/warmup) (no warm-up
+// when warmup = 0), times max(0.1, 1 − 0.9·step/decay_steps) when decay_steps > 0 (linear
+// decay to 10 % at step decay_steps, then constant). Plain double arithmetic: libm-free.
+float cem_scheduled_lr(float lr, int warmup, int decay_steps, int step);
 
 // Mean over count of (pred − target)²; grad (count, may be null) = 2(pred − target)/count.
 template <class S>

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gatelab/activations.hpp"
+
 namespace gatelab {
 
 // Documented caps: a config or a call beyond them is refused with a message, before
@@ -101,5 +103,13 @@ std::string cem_set_parameter(const std::vector<CemParamView<S>>& views, std::st
 
 // Checks a row count and the pointers of a call; "" when fine.
 std::string cem_check_call(int n, const void* in, const void* out);
+
+// The config checks the CEM layers share with their standard baselines, "" when fine:
+// width and heads of an attention (CemAttention, CemStdAttention) …
+std::string cem_validate_heads(int d, int heads);
+// … and width, hidden width and activation of a gated MLP (CemMlp, CemSwiGlu).
+std::string cem_validate_gated_mlp(int d, int hidden, const ActivationSpec& activation);
+// The energy descent of both CEM layers: steps T and step size η.
+std::string cem_validate_descent(int steps, float eta);
 
 }  // namespace gatelab

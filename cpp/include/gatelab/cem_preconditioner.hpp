@@ -30,6 +30,9 @@ struct CemPrecondParamsT {
   xt::xtensor<S, 2> v;  // (d, r) for paper; (0, 0) for none and psd
 };
 
+// "" when kind is one of the three and 0 ≤ rank ≤ min(d, cem_max_rank), else which is not.
+std::string cem_precond_validate(CemPrecond kind, int rank, int d);
+
 // Shapes for kind, d and rank, all zero.
 template <class S>
 CemPrecondParamsT<S> cem_precond_zeros(CemPrecond kind, int d, int rank);
@@ -55,6 +58,19 @@ void cem_precond_dense(CemPrecond kind, const CemPrecondParamsT<S>& params, int 
 // Smallest eigenvalue of P (1 for none); O(d³) per Jacobi sweep.
 template <class S>
 double cem_precond_min_eigenvalue(CemPrecond kind, const CemPrecondParamsT<S>& params, int d);
+
+// The layers' precond_min_eigenvalue() and precond_dense(), which answer alike: layer_error
+// while the layer is invalid, an error for a null out, else "" with the result in out.
+template <class S>
+std::string cem_precond_min_eigenvalue_checked(const std::string& layer_error, CemPrecond kind,
+                                               const CemPrecondParamsT<S>& params, int d, double* out);
+template <class S>
+std::string cem_precond_dense_checked(const std::string& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
+                                      int d, double* out);
+
+// Sets every gradient in grads to 0 (the layers' zero_grad()).
+template <class S>
+void cem_precond_zero_grad(CemPrecondParamsT<S>& grads);
 
 // Appends views "<prefix>p", "<prefix>u", "<prefix>v" (only those that are parameters).
 template <class S>

@@ -54,6 +54,10 @@ struct CemTransformerConfig {
 // "" when valid; checks the transformer's own fields, then those of its layers' configs.
 std::string validate(const CemTransformerConfig& config);
 
+// Gives attention and MLP the same descent (T, η) and preconditioner, as the experiments'
+// models (gp-recursion, tiny-lm) all do.
+void cem_set_shared_descent(CemTransformerConfig& config, int steps, float eta, CemPrecond precond, int precond_rank);
+
 // The layer configs block l of a transformer uses (seeds derived from config.seed and l).
 CemAttentionConfig cem_block_attention_config(const CemTransformerConfig& config, int layer);
 CemMlpConfig cem_block_mlp_config(const CemTransformerConfig& config, int layer);
