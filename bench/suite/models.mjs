@@ -25,6 +25,12 @@ export const MODELS = [
 const HIDDEN = 16;
 const LEARNING_RATE = 0.01;
 const STEPS_PER_CALL = 100;
+// A trainer is replaced by a fresh one (same seed) after this many steps, the race figure's
+// longest run. Left alone for ~150k batch-32 steps, a unit of the bilinear layer collapses
+// towards 0 and its weights and intermediates pass through subnormal floats, which x86 cores
+// process ~100× slower: the benchmark would time that collapse rather than training.
+// (TF.js, ~1.5k steps/s, never gets near the cap within a measurement.)
+export const MAX_STEPS_PER_TRAINER = 20000;
 
 /** The paper-A API on a lab: lab itself once gatelab.js installs it, else installPaperA(lab). */
 export function paperA(lab, installPaperA) {
@@ -125,7 +131,9 @@ export async function trainingRows({ lab, installPaperA, tf, tfBackends, quick, 
     for (const batch of [0, 32]) {
       const shape = batchLabel(batch, points);
       const op = `train_${model.name}`;
-      const trainer = api.createTrainer(trainerOptions(model, batch, STEPS_PER_CALL, { points }));
+      const options = trainerOptions(model, batch, STEPS_PER_CALL, { points });
+      let trainer = api.createTrainer(options);
+      let stepsOnTrainer = 0;
       const data = trainer.data(), weights = trainer.weights();
       const loops = [];
       try {
@@ -133,7 +141,13 @@ export async function trainingRows({ lab, installPaperA, tf, tfBackends, quick, 
         // (TF.js has one active backend at a time).
         let short = 0;
         const fns = { wasm: () => {
+          if (stepsOnTrainer >= MAX_STEPS_PER_TRAINER) {
+            trainer.dispose();
+            trainer = api.createTrainer(options);
+            stepsOnTrainer = 0;
+          }
           if (trainer.step(STEPS_PER_CALL).done !== STEPS_PER_CALL) short++;
+          stepsOnTrainer += STEPS_PER_CALL;
         } };
         const perCall = { wasm: STEPS_PER_CALL };
         const first = tfBackends[0];

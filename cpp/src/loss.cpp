@@ -12,6 +12,15 @@ namespace {
 constexpr ActivationSpec softplus_spec{Activation::softplus, 1.0f};
 constexpr ActivationSpec sigmoid_spec{Activation::sigmoid, 1.0f};
 
+// A per-point gradient below 1e-20 in magnitude is set to 0. Such values arise for points a
+// confident model classifies far on the right side (σ(z) − t ≈ e^−|z|); they change no update
+// (Adam divides by √v + ε with ε = 1e-8, SGD moves by η·1e-20), but multiplied through the
+// backward pass they reach subnormal floats, which x86 cores process ~100× slower: a gated
+// layer's full-batch training fell from ~62k to ~45k steps/s as it converged. Explicit, so
+// the bits stay the same on every platform (hardware flush-to-zero would differ).
+constexpr float kNegligibleGradient = 1e-20f;
+inline float flush_negligible(float g) { return g < kNegligibleGradient && g > -kNegligibleGradient ? 0.0f : g; }
+
 // Points per pass of the vector kernels: the exponentials of a chunk run four lanes at a
 // time (activation_forward), on stack buffers, instead of one padded vector per point. The
 // kernels give every element the same bits either way, so chunking never changes a result.
@@ -29,7 +38,7 @@ void cross_entropy_chunk(const float* out, const float* labels, int n, float inv
   }
   if (grad) {
     activation_forward(sigmoid_spec, out, grad, n);
-    for (int i = 0; i < n; ++i) grad[i] = (grad[i] - (labels[i] > 0 ? 1.0f : 0.0f)) * inv_n;
+    for (int i = 0; i < n; ++i) grad[i] = flush_negligible((grad[i] - (labels[i] > 0 ? 1.0f : 0.0f)) * inv_n);
   }
 }
 
@@ -37,7 +46,7 @@ void squared_error_chunk(const float* out, const float* labels, int n, float inv
   for (int i = 0; i < n; ++i) {
     const float e = out[i] - labels[i];
     sum += static_cast<double>(e) * e;
-    if (grad) grad[i] = 2.0f * e * inv_n;
+    if (grad) grad[i] = flush_negligible(2.0f * e * inv_n);
   }
 }
 
@@ -69,10 +78,10 @@ bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, 
   const float inv_n = 1.0f / static_cast<float>(total > 0 ? total : n);
   bool finite = true;
   if (kind == LossKind::mse) {
-    for (int i = 0; i < n; ++i) grad[i] = 2.0f * (out[i] - labels[i]) * inv_n;
+    for (int i = 0; i < n; ++i) grad[i] = flush_negligible(2.0f * (out[i] - labels[i]) * inv_n);
   } else {
     activation_forward(sigmoid_spec, out, grad, static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) grad[i] = (grad[i] - (labels[i] > 0 ? 1.0f : 0.0f)) * inv_n;
+    for (int i = 0; i < n; ++i) grad[i] = flush_negligible((grad[i] - (labels[i] > 0 ? 1.0f : 0.0f)) * inv_n);
   }
   for (int i = 0; i < n; ++i) finite = finite && std::isfinite(out[i]);
   return finite;

@@ -79,7 +79,8 @@ TEST(Loss, ChunkedKernelsGiveTheBitsOfAPerPointLoop) {
       const float z = out[i], t = labels[i] > 0 ? 1.0f : 0.0f;
       const double tail = activation_value({Activation::softplus, 1.0f}, z > 0 ? -z : z);
       sum += tail + (z > 0 ? static_cast<double>(z) : 0.0) - static_cast<double>(t) * z;
-      const float g = (activation_value({Activation::sigmoid, 1.0f}, z) - t) * inv_n;
+      float g = (activation_value({Activation::sigmoid, 1.0f}, z) - t) * inv_n;
+      if (std::fabs(g) < 1e-20f) g = 0.0f;
       ASSERT_EQ(std::memcmp(&g, &grad[i], sizeof g), 0) << "n " << n << " i " << i;
     }
     const double expected = sum / n;
@@ -136,6 +137,27 @@ TEST(Trainer, AFullBatchStepIsAnAdamStepOnTheWholeSplit) {
   EXPECT_EQ(std::memcmp(got.q.data(), want.q.data(), want.q.size() * sizeof(float)), 0);
   EXPECT_EQ(std::memcmp(got.k.data(), want.k.data(), want.k.size() * sizeof(float)), 0);
   EXPECT_EQ(std::memcmp(got.v.data(), want.v.data(), want.v.size() * sizeof(float)), 0);
+}
+
+// Per-point gradients below 1e-20 (a confidently right point) are exactly 0, larger ones kept.
+TEST(Loss, NegligibleGradientsAreFlushedToZero) {
+  const float out[] = {50.0f, -50.0f, 20.0f, 3.0f};
+  const float labels[] = {1, -1, 1, 1};
+  float grad[4], only[4];
+  evaluate_loss(LossKind::cross_entropy, out, labels, 4, grad);
+  loss_gradient(LossKind::cross_entropy, out, labels, 4, only);
+  // σ(−50) − 0 = 2e-22 is flushed; σ(50) and σ(20) round to 1 in float, so those are 0 already;
+  // at z = 3 the gradient is −σ(−3)/4 = −0.012.
+  for (float* g : {grad, only}) {
+    EXPECT_EQ(g[0], 0.0f);
+    EXPECT_EQ(g[1], 0.0f);
+    EXPECT_EQ(g[2], 0.0f);
+    EXPECT_NEAR(g[3], (1 / (1 + std::exp(3.0)) * -1) / 4, 1e-7);
+  }
+  const float close[] = {1.0f + 1e-7f}, target[] = {1.0f};
+  float mse_grad[1];
+  evaluate_loss(LossKind::mse, close, target, 1, mse_grad);
+  EXPECT_GT(mse_grad[0], 0.0f);  // 2.4e-7: far above the flush
 }
 
 TEST(Loss, CrossEntropyIsStableForHugeLogits) {
