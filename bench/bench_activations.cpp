@@ -6,18 +6,19 @@
 //   bench_activations            a table
 //   bench_activations --json     one JSON object with a row per (activation, direction), for bench/run.mjs
 //   bench_activations --quick    64K floats and short timings (a smoke test)
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "gatelab/activations.hpp"
 #include "gatelab/rng.hpp"
 
 using namespace gatelab;
 
 namespace {
+
+using gatelab::bench::platform;
 
 constexpr std::size_t kChunk = 4096;
 
@@ -29,32 +30,18 @@ struct Settings {
 
 using Kernel = void (*)(ActivationSpec, const float*, float*, std::size_t);
 
-double pass_seconds(Kernel kernel, ActivationSpec s, const std::vector<float>& in, std::vector<float>& out) {
-  const auto start = std::chrono::steady_clock::now();
-  for (std::size_t i = 0; i < in.size(); i += kChunk) kernel(s, in.data() + i, out.data() + i, kChunk);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 struct Timing {
   double best_ns, median_ns;
 };
 
+// One pass over all elements in kChunk-float calls, timed as one call per batch.
 Timing time_kernel(const Settings& set, Kernel kernel, ActivationSpec s, const std::vector<float>& in,
                    std::vector<float>& out) {
-  double warm = 0;
-  for (int i = 0; i < 3 || warm < set.warmup_seconds; ++i) warm += pass_seconds(kernel, s, in, out);
-  std::vector<double> ns;
-  for (int r = 0; r < set.repeats; ++r) ns.push_back(pass_seconds(kernel, s, in, out) * 1e9 / in.size());
-  std::sort(ns.begin(), ns.end());
-  return {ns.front(), ns[ns.size() / 2]};
-}
-
-const char* platform() {
-#ifdef __EMSCRIPTEN__
-  return "wasm";
-#else
-  return "native";
-#endif
+  const auto pass = [&] {
+    for (std::size_t i = 0; i < in.size(); i += kChunk) kernel(s, in.data() + i, out.data() + i, kChunk);
+  };
+  const gatelab::bench::PerCall t = gatelab::bench::time_per_call(pass, {set.warmup_seconds, 0.0, set.repeats});
+  return {t.best_s * 1e9 / in.size(), t.median_s * 1e9 / in.size()};
 }
 
 }  // namespace

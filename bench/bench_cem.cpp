@@ -8,13 +8,12 @@
 //   bench_cem            a table
 //   bench_cem --json     one JSON object with a row per family, for bench/run.mjs
 //   bench_cem --quick    a tiny model and short timings (a smoke test)
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "gatelab/cem_transformer.hpp"
 #include "gatelab/rng.hpp"
 
@@ -22,15 +21,11 @@ using namespace gatelab;
 
 namespace {
 
-double now_seconds() {
-  using clock = std::chrono::steady_clock;
-  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
-}
+using bench::platform;
 
 struct Settings {
   int d, heads, hidden, seq;
-  double warmup_s, batch_s;
-  int repeats;
+  bench::Timing timing;
 };
 
 struct Result {
@@ -83,37 +78,16 @@ Result measure(CemFamily family, const Settings& s) {
   CemAdamConfig adam;
   adam.lr = 1e-4f;
 
-  long steps = 0;
-  const double start = now_seconds();
-  double elapsed = 0;
-  do {
-    if (std::string e = train_step(model, x, y, out, grad, s.seq, adam); !e.empty()) {
-      r.error = e;
-      return r;
-    }
-    ++steps;
-    elapsed = now_seconds() - start;
-  } while (elapsed < s.warmup_s || steps < 3);
-  const long batch = std::max(1L, static_cast<long>(s.batch_s / (elapsed / steps)));
-  std::vector<double> ms;
-  for (int rep = 0; rep < s.repeats; ++rep) {
-    const double t0 = now_seconds();
-    for (long i = 0; i < batch; ++i) train_step(model, x, y, out, grad, s.seq, adam);
-    ms.push_back((now_seconds() - t0) * 1e3 / batch);
+  // One checked step first: an error would make every timed step meaningless.
+  if (std::string e = train_step(model, x, y, out, grad, s.seq, adam); !e.empty()) {
+    r.error = e;
+    return r;
   }
-  std::sort(ms.begin(), ms.end());
-  r.median_ms = ms[ms.size() / 2];
-  r.best_ms = ms.front();
+  const bench::PerCall t = bench::time_per_call([&] { train_step(model, x, y, out, grad, s.seq, adam); }, s.timing);
+  r.median_ms = t.median_s * 1e3;
+  r.best_ms = t.best_s * 1e3;
   for (float v : out) r.checksum += v;
   return r;
-}
-
-const char* platform() {
-#ifdef __EMSCRIPTEN__
-  return "wasm";
-#else
-  return "native";
-#endif
 }
 
 }  // namespace
@@ -128,14 +102,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const Settings s = quick ? Settings{16, 2, 32, 8, 0.02, 0.005, 3} : Settings{64, 4, 256, 64, 0.5, 0.05, 15};
+  const Settings s = quick ? Settings{16, 2, 32, 8, {0.02, 0.005, 3}} : Settings{64, 4, 256, 64, {0.5, 0.05, 15}};
   const std::string shape = "d" + std::to_string(s.d) + " h" + std::to_string(s.heads) + " T2 L2 M" +
                             std::to_string(s.hidden) + " seq" + std::to_string(s.seq);
   if (json) {
     std::printf("{\"bench\": \"cem\", \"platform\": \"%s\", \"rows\": [", platform());
   } else {
     std::printf("transformer training step, ms (%s; %s; median / best of %d batches)\n", platform(), shape.c_str(),
-                s.repeats);
+                s.timing.repeats);
   }
   bool first = true;
   int status = 0;

@@ -7,14 +7,13 @@
 // the table shows what the JS boundary costs. Each measurement repeats short calls after a
 // warm-up and reports the median of the timed batches.
 //   bench_layers [--json] [--quick]
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "gatelab/dataset.hpp"
 #include "gatelab/layer.hpp"
 #include "gatelab/trainer.hpp"
@@ -23,44 +22,17 @@ using namespace gatelab;
 
 namespace {
 
-double now_seconds() {
-  using clock = std::chrono::steady_clock;
-  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
-}
-
-struct Timing {
-  double warmup_s, batch_s;
-  int repeats;
-};
+using bench::Timing;
 
 struct Result {
   double median_ms, best_ms;
 };
 
-// Median and best milliseconds per call of fn; every batch runs until batch_s has passed, so
-// a coarse clock (a browser's) still gives sound rates.
+// Median and best milliseconds per call of fn.
 template <class F>
-Result time_calls(F fn, const Timing& t) {
-  const double start = now_seconds();
-  long calls = 0;
-  while (calls < 3 || now_seconds() - start < t.warmup_s) {
-    fn();
-    ++calls;
-  }
-  std::vector<double> ms;
-  for (int r = 0; r < t.repeats; ++r) {
-    long n = 0;
-    const double t0 = now_seconds();
-    double dt = 0;
-    do {
-      fn();
-      ++n;
-      dt = now_seconds() - t0;
-    } while (dt < t.batch_s);
-    ms.push_back(dt * 1e3 / n);
-  }
-  std::sort(ms.begin(), ms.end());
-  return {ms[ms.size() / 2], ms.front()};
+Result time_calls(F&& fn, const Timing& t) {
+  const bench::PerCall r = bench::time_per_call(fn, t);
+  return {r.median_s * 1e3, r.best_s * 1e3};
 }
 
 constexpr int kMaxStepsPerTrainer = 20000;

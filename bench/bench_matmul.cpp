@@ -7,17 +7,19 @@
 //   bench_matmul --json     one JSON object with a row per shape (nn, the layout the peers
 //                           are compared on), for bench/run.mjs; --all adds tn and nt
 //   bench_matmul --quick    tiny sizes and short timings (a smoke test)
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "gatelab/matmul.hpp"
 #include "gatelab/rng.hpp"
 
 namespace {
+
+using gatelab::bench::platform;
+using gatelab::bench::Timing;
 
 struct Shape {
   int m, k, n;
@@ -34,22 +36,11 @@ struct Variant {
 const Variant kVariants[] = {
     {"nn", gatelab::matmul_nn}, {"tn", gatelab::matmul_tn}, {"nt", gatelab::matmul_nt}};
 
-double now_seconds() {
-  using clock = std::chrono::steady_clock;
-  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
-}
-
-struct Timing {
-  double warmup_s, batch_s;
-  int repeats;
-};
-
 struct Rate {
   double median, best;
 };
 
-// Median and best GFLOP/s of `kernel` on one shape. The batch size is chosen during warm-up so
-// that each timed batch lasts about timing.batch_s.
+// Median and best GFLOP/s of `kernel` on one shape.
 Rate measure(Kernel kernel, const Shape& s, const Timing& timing) {
   gatelab::Pcg32 rng(1234);
   std::vector<float> a(static_cast<size_t>(s.m) * s.k), b(static_cast<size_t>(s.k) * s.n);
@@ -57,63 +48,9 @@ Rate measure(Kernel kernel, const Shape& s, const Timing& timing) {
   for (float& x : a) x = rng.uniform(-1.0f, 1.0f);
   for (float& x : b) x = rng.uniform(-1.0f, 1.0f);
   const double flops = 2.0 * s.m * s.k * s.n;
-
-  long calls = 0;
-  const double start = now_seconds();
-  double elapsed = 0;
-  do {
-    kernel(a.data(), b.data(), c.data(), s.m, s.k, s.n, false);
-    ++calls;
-    elapsed = now_seconds() - start;
-  } while (elapsed < timing.warmup_s || calls < 3);
-  const long batch = std::max(1L, static_cast<long>(timing.batch_s / (elapsed / calls)));
-
-  std::vector<double> rates;
-  for (int r = 0; r < timing.repeats; ++r) {
-    const double t0 = now_seconds();
-    for (long i = 0; i < batch; ++i) kernel(a.data(), b.data(), c.data(), s.m, s.k, s.n, false);
-    const double dt = now_seconds() - t0;
-    rates.push_back(flops * batch / dt / 1e9);
-  }
-  std::sort(rates.begin(), rates.end());
-  return {rates[rates.size() / 2], rates.back()};
-}
-
-// The core clock under load, from a chain of dependent register-to-register integer adds
-// (one cycle each on every x86-64 core; add-immediate chains are folded by recent Intel
-// renamers, so the addend is a register); 0 where it cannot be measured (wasm, other CPUs).
-double measure_clock_ghz(int attempts) {
-#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-  double best = 0;
-  for (int attempt = 0; attempt < attempts; ++attempt) {
-    // 2M cycles, under a millisecond: short enough that some attempts run unpreempted even
-    // on a busy (or overcommitted virtual) machine, and the fastest attempt is the clock.
-    const long iterations = 200000;
-    long x = 0, one = 1;
-    const double t0 = now_seconds();
-    for (long i = 0; i < iterations; ++i) {
-      asm volatile(
-          "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-          "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-          : "+r"(x)
-          : "r"(one));
-    }
-    const double dt = now_seconds() - t0;
-    best = std::max(best, iterations * 10.0 / dt / 1e9);
-  }
-  return best;
-#else
-  (void)attempts;
-  return 0;
-#endif
-}
-
-const char* platform() {
-#if defined(__EMSCRIPTEN__)
-  return "wasm";
-#else
-  return "native";
-#endif
+  const gatelab::bench::PerCall t =
+      gatelab::bench::time_per_call([&] { kernel(a.data(), b.data(), c.data(), s.m, s.k, s.n, false); }, timing);
+  return {flops / t.median_s / 1e9, flops / t.best_s / 1e9};
 }
 
 const char* vector_width() {
@@ -159,7 +96,7 @@ int main(int argc, char** argv) {
   }
   const Timing timing = quick ? Timing{0.02, 0.005, 3} : Timing{0.3, 0.01, 21};
   const std::vector<Shape> list = shapes(quick);
-  const double clock_ghz = measure_clock_ghz(quick ? 50 : 300);
+  const double clock_ghz = gatelab::bench::measure_clock_ghz(quick ? 50 : 300);
 
   if (json) {
     std::printf("{\"bench\": \"matmul\", \"platform\": \"%s\", \"vector\": \"%s\", \"clock_ghz\": %.3f, \"rows\": [",

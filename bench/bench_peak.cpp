@@ -9,20 +9,16 @@
 // reports these beside the nominal peak. Each measurement calls the kernel again and again
 // (V8 has no on-stack replacement for wasm) after a warm-up; median of the timed batches.
 //   bench_peak [--json] [--quick]
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <vector>
+
+#include "bench_support.hpp"
 
 namespace {
 
-typedef float f4 __attribute__((vector_size(16)));
+using gatelab::bench::Timing;
 
-double now_seconds() {
-  using clock = std::chrono::steady_clock;
-  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
-}
+typedef float f4 __attribute__((vector_size(16)));
 
 // Operands come through volatile memory so no compiler folds x·1 or x + 0 away.
 volatile float g_one = 1.0f, g_zero = 0.0f;
@@ -67,59 +63,12 @@ struct Rate {
   double median, best;
 };
 
-// The core clock under load, from a chain of dependent register-to-register integer adds
-// (one cycle each on every x86-64 core); 0 where it cannot be measured (wasm, other CPUs).
-// The same measurement as bench_matmul's, so a browser run (bench/run.mjs --browser) can
-// get the clock from the native bench_peak.
-double measure_clock_ghz(int attempts) {
-#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-  double best = 0;
-  for (int attempt = 0; attempt < attempts; ++attempt) {
-    const long iterations = 200000;
-    long x = 0, one = 1;
-    const double t0 = now_seconds();
-    for (long i = 0; i < iterations; ++i) {
-      asm volatile(
-          "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-          "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-          : "+r"(x)
-          : "r"(one));
-    }
-    best = std::max(best, iterations * 10.0 / (now_seconds() - t0) / 1e9);
-  }
-  return best;
-#else
-  (void)attempts;
-  return 0;
-#endif
-}
-
+// GFLOP/s of a kernel call (12 chains × kIterations vector ops of 4 lanes).
 template <class F>
-Rate measure(F kernel, double warmup_s, double batch_s, int repeats) {
+Rate measure(F kernel, const Timing& timing) {
   const double flops = 12.0 * kIterations * 4;
-  long calls = 0;
-  const double start = now_seconds();
-  double elapsed = 0;
-  do {
-    kernel();
-    ++calls;
-    elapsed = now_seconds() - start;
-  } while (elapsed < warmup_s || calls < 3);
-  // Each batch runs until batch_s has passed (a browser's clock may tick in 0.1 ms steps).
-  std::vector<double> rates;
-  for (int r = 0; r < repeats; ++r) {
-    long n = 0;
-    const double t0 = now_seconds();
-    double dt = 0;
-    do {
-      kernel();
-      ++n;
-      dt = now_seconds() - t0;
-    } while (dt < batch_s);
-    rates.push_back(flops * n / dt / 1e9);
-  }
-  std::sort(rates.begin(), rates.end());
-  return {rates[rates.size() / 2], rates.back()};
+  const gatelab::bench::PerCall t = gatelab::bench::time_per_call(kernel, timing);
+  return {flops / t.median_s / 1e9, flops / t.best_s / 1e9};
 }
 
 }  // namespace
@@ -138,19 +87,18 @@ int main(int argc, char** argv) {
   const f4 a{one, one, one, one}, b{zero, zero, zero, zero};
   f4 state[12];
   for (f4& v : state) v = f4{1.0f, 2.0f, 3.0f, 4.0f};
-  const double warmup = quick ? 0.01 : 0.2, batch = quick ? 0.002 : 0.01;
-  const int repeats = quick ? 3 : 21;
+  const Timing timing = quick ? Timing{0.01, 0.002, 3} : Timing{0.2, 0.01, 21};
   struct Row {
     const char* op;
     Rate rate;
   } rows[] = {
-      {"peak_f32x4_mul", measure([&] { mul_only(state, a); }, warmup, batch, repeats)},
-      {"peak_f32x4_add", measure([&] { add_only(state, b); }, warmup, batch, repeats)},
-      {"peak_f32x4_mul+add", measure([&] { mul_add(state, a, b); }, warmup, batch, repeats)},
+      {"peak_f32x4_mul", measure([&] { mul_only(state, a); }, timing)},
+      {"peak_f32x4_add", measure([&] { add_only(state, b); }, timing)},
+      {"peak_f32x4_mul+add", measure([&] { mul_add(state, a, b); }, timing)},
   };
   float checksum = 0;
   for (const f4& v : state) checksum += v[0] + v[3];
-  const double clock_ghz = measure_clock_ghz(quick ? 50 : 300);
+  const double clock_ghz = gatelab::bench::measure_clock_ghz(quick ? 50 : 300);
   if (json) std::printf("{\"bench\": \"peak\", \"clock_ghz\": %.3f, \"rows\": [", clock_ghz);
   else if (clock_ghz > 0) std::printf("core clock under load: %.2f GHz (measured)\n", clock_ghz);
   bool first = true;

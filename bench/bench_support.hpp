@@ -1,0 +1,85 @@
+// What every C++ benchmark shares: the clock, the platform name, the core-clock measurement
+// and the timing method, so that the rows of bench/run.mjs are measured one way.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace gatelab::bench {
+
+inline double now_seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+inline const char* platform() {
+#if defined(__EMSCRIPTEN__)
+  return "wasm";
+#else
+  return "native";
+#endif
+}
+
+// The core clock under load in GHz, from a chain of dependent register-to-register integer
+// adds (one cycle each on every x86-64 core; add-immediate chains are folded by recent Intel
+// renamers, so the addend is a register); 0 where it cannot be measured (wasm, other CPUs).
+// The fastest of many short attempts (2M cycles, under a millisecond: some run unpreempted
+// even on a busy or overcommitted virtual machine).
+inline double measure_clock_ghz(int attempts) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+  double best = 0;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    const long iterations = 200000;
+    long x = 0, one = 1;
+    const double t0 = now_seconds();
+    for (long i = 0; i < iterations; ++i) {
+      asm volatile(
+          "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+          "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+          : "+r"(x)
+          : "r"(one));
+    }
+    best = std::max(best, iterations * 10.0 / (now_seconds() - t0) / 1e9);
+  }
+  return best;
+#else
+  (void)attempts;
+  return 0;
+#endif
+}
+
+struct Timing {
+  double warmup_s;  // long enough for V8 to tier the wasm up (it has no on-stack replacement)
+  double batch_s;   // each timed batch lasts at least this long
+  int repeats;      // timed batches
+};
+
+struct PerCall {
+  double median_s, best_s;  // seconds per call
+};
+
+// Calls fn until timing.warmup_s has passed (and at least 3 times), then times
+// timing.repeats batches; each batch runs until timing.batch_s has passed, so a coarse clock
+// (a browser's ticks in 5–100 µs steps) still gives sound rates. Median and best per call.
+template <class F>
+PerCall time_per_call(F&& fn, const Timing& timing) {
+  const double start = now_seconds();
+  for (long calls = 0; calls < 3 || now_seconds() - start < timing.warmup_s; ++calls) fn();
+  std::vector<double> per_call;
+  for (int r = 0; r < timing.repeats; ++r) {
+    long n = 0;
+    const double t0 = now_seconds();
+    double dt = 0;
+    do {
+      fn();
+      ++n;
+      dt = now_seconds() - t0;
+    } while (dt < timing.batch_s);
+    per_call.push_back(dt / n);
+  }
+  std::sort(per_call.begin(), per_call.end());
+  return {per_call[per_call.size() / 2], per_call.front()};
+}
+
+}  // namespace gatelab::bench
