@@ -6,32 +6,14 @@
 #include <string>
 
 #include "gatelab/census.hpp"
+#include "support/layer_cases.hpp"
 
 using namespace gatelab;
 
 namespace {
 
-struct Case {
-  LayerKind kind;
-  Activation activation;
-  int rank;
-};
-
-std::string case_name(const testing::TestParamInfo<Case>& info) {
-  return std::string(layer_kind_name(info.param.kind)) + "_" + activation_name(info.param.activation) + "_r" +
-         std::to_string(info.param.rank);
-}
-
-std::vector<Case> all_cases() {
-  std::vector<Case> cases;
-  for (int a = 0; a < activation_count; ++a) {
-    cases.push_back({LayerKind::mlp, activation_by_index(a), 1});
-    for (LayerKind kind : {LayerKind::symmetric, LayerKind::gated}) {
-      for (int rank : {1, 2}) cases.push_back({kind, activation_by_index(a), rank});
-    }
-  }
-  return cases;
-}
+using testing_support::layer_case_name;
+using Case = testing_support::LayerCase;
 
 class Census : public testing::TestWithParam<Case> {};
 
@@ -50,7 +32,7 @@ TEST_P(Census, MeasuredNullSpaceEqualsThePredictedCount) {
   if (row.exchange_applicable) EXPECT_EQ(row.exchange_measured, row.exchange_predicted) << row.exchange_gap;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryKindAndActivation, Census, testing::ValuesIn(all_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(EveryKindAndActivation, Census, testing::ValuesIn(testing_support::layer_cases({1, 2})), layer_case_name);
 
 TEST(CensusTable, PredictionsFollowTheAlgebra) {
   auto count = [](LayerKind kind, Activation a, int rank) {

@@ -10,33 +10,15 @@
 
 #include "gatelab/layer.hpp"
 #include "gatelab/rng.hpp"
+#include "support/layer_cases.hpp"
 #include "support/reference_layer.hpp"
 
 using namespace gatelab;
 
 namespace {
 
-struct Case {
-  LayerKind kind;
-  Activation activation;
-  int rank;
-};
-
-std::string case_name(const testing::TestParamInfo<Case>& info) {
-  return std::string(layer_kind_name(info.param.kind)) + "_" + activation_name(info.param.activation) + "_r" +
-         std::to_string(info.param.rank);
-}
-
-std::vector<Case> all_cases() {
-  std::vector<Case> cases;
-  for (int a = 0; a < activation_count; ++a) {
-    cases.push_back({LayerKind::mlp, activation_by_index(a), 1});
-    for (LayerKind kind : {LayerKind::symmetric, LayerKind::gated}) {
-      for (int rank : {1, 2, 3}) cases.push_back({kind, activation_by_index(a), rank});
-    }
-  }
-  return cases;
-}
+using testing_support::layer_case_name;
+using Case = testing_support::LayerCase;
 
 std::vector<float> random_floats(Pcg32& rng, std::size_t n, float scale = 1.0f) {
   std::vector<float> v(n);
@@ -165,7 +147,7 @@ TEST_P(LayerGradients, TrainPassGivesTheBitsOfForwardAndBackwardOverAllRows) {
   EXPECT_EQ(calls, 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients, testing::ValuesIn(all_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients, testing::ValuesIn(testing_support::layer_cases({1, 2, 3})), layer_case_name);
 
 TEST(LayerConfigValidation, RejectsBadSizesWithNamedField) {
   LayerConfig c;

@@ -1,0 +1,37 @@
+// The parameter grid of the layer test suites: every kind × every activation × the given
+// ranks (the mlp has rank 1 only), with readable GoogleTest names such as gated_silu_r2.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "gatelab/layer.hpp"
+
+namespace gatelab::testing_support {
+
+struct LayerCase {
+  LayerKind kind;
+  Activation activation;
+  int rank;
+};
+
+inline std::string layer_case_name(const ::testing::TestParamInfo<LayerCase>& info) {
+  return std::string(layer_kind_name(info.param.kind)) + "_" + activation_name(info.param.activation) + "_r" +
+         std::to_string(info.param.rank);
+}
+
+inline std::vector<LayerCase> layer_cases(std::initializer_list<int> ranks) {
+  std::vector<LayerCase> cases;
+  for (int a = 0; a < activation_count; ++a) {
+    cases.push_back({LayerKind::mlp, activation_by_index(a), 1});
+    for (LayerKind kind : {LayerKind::symmetric, LayerKind::gated}) {
+      for (int rank : ranks) cases.push_back({kind, activation_by_index(a), rank});
+    }
+  }
+  return cases;
+}
+
+}  // namespace gatelab::testing_support
