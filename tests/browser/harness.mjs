@@ -116,6 +116,28 @@ export function canvasStats(page, selector = 'gatelab-exchange-plane', index = 0
   }, [selector, index]);
 }
 
+/**
+ * How the page's math came out: display equations, KaTeX errors, the first text node of
+ * <main> outside `skip` (CSS selector) that still matches `raw` (TeX left untypeset) or null,
+ * and how many KaTeX fonts loaded.
+ */
+export function typesetMath(page, { skip = '.katex, code, pre', raw = /\\\(|\$\$|\\sigma/ } = {}) {
+  return page.evaluate(([skipSel, rawSource]) => {
+    const pattern = new RegExp(rawSource);
+    const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+    let rawText = null;
+    for (let node = walker.nextNode(); node && rawText === null; node = walker.nextNode()) {
+      if (!node.parentElement.closest(skipSel) && pattern.test(node.data)) rawText = node.data;
+    }
+    return {
+      display: document.querySelectorAll('.katex-display').length,
+      errors: document.querySelectorAll('.katex-error').length,
+      raw: rawText,
+      fonts: [...document.fonts].filter((f) => f.family.startsWith('KaTeX') && f.status === 'loaded').length,
+    };
+  }, [skip, raw.source]);
+}
+
 export function screenshotPath(name) {
   return join(artifacts, `${name}.png`);
 }

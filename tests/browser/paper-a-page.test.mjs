@@ -5,7 +5,7 @@
 // page links to it.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, openPage, canvasStats, screenshotPath } from './harness.mjs';
+import { startSession, openPage, canvasStats, screenshotPath, typesetMath } from './harness.mjs';
 import { hashParams, settledAll } from './paper-a-fixture.mjs';
 
 const FIGURES = ['gatelab-rank', 'gatelab-exchange', 'gatelab-exchange-plane', 'gatelab-scaling', 'gatelab-census',
@@ -23,17 +23,7 @@ describe('demos/paper-a.html', () => {
     const { page, context, problems } = await openPage(session.browser);
     await page.goto(session.server.url + 'demos/paper-a.html', { waitUntil: 'load' });
     await page.waitForSelector('.katex-display');
-    const math = await page.evaluate(() => ({
-      display: document.querySelectorAll('.katex-display').length,
-      errors: document.querySelectorAll('.katex-error').length,
-      raw: (() => {
-        const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          if (!node.parentElement.closest('.katex, code, pre') && /\\\(|\$\$|\\sigma|\\frac/.test(node.data)) return node.data;
-        }
-        return null;
-      })(),
-    }));
+    const math = await typesetMath(page, { raw: /\\\(|\$\$|\\sigma|\\frac/ });
     assert.ok(math.display >= 12, `${math.display} display equations`);
     assert.equal(math.errors, 0);
     assert.equal(math.raw, null, 'no raw TeX left');

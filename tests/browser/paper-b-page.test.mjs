@@ -3,7 +3,7 @@
 // buttons drive the figures, the site's navigation links to it, and it fits a phone.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, openPage, figuresSettled, canvasStats, screenshotPath } from './harness.mjs';
+import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, typesetMath } from './harness.mjs';
 import { settled } from './paper-b-fixture.mjs';
 
 const FIGURES = 'gatelab-energy, gatelab-tying, gatelab-precond, gatelab-gp';
@@ -25,18 +25,7 @@ describe('demos/paper-b.html', () => {
         assert.ok(canvas.distinctColors > 10, `${tag}: canvas is not blank`);
       }
     }
-    const math = await page.evaluate(() => ({
-      display: document.querySelectorAll('.katex-display').length,
-      errors: document.querySelectorAll('.katex-error').length,
-      raw: (() => {
-        const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          if (node.parentElement.closest('.katex, pre, gatelab-energy, gatelab-tying, gatelab-precond, gatelab-gp')) continue;
-          if (/\\\(|\$\$|\\varepsilon|\\eta/.test(node.data)) return node.data;
-        }
-        return null;
-      })(),
-    }));
+    const math = await typesetMath(page, { skip: `.katex, pre, ${FIGURES}`, raw: /\\\(|\$\$|\\varepsilon|\\eta/ });
     assert.ok(math.display >= 6, `${math.display} display equations`);
     assert.equal(math.errors, 0);
     assert.equal(math.raw, null, 'no raw TeX left');
