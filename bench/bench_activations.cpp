@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "gatelab/activations.hpp"
-#include "gatelab/rng.hpp"
+#include "gatelab/base/activations.hpp"
+#include "gatelab/base/rng.hpp"
 
 using namespace gatelab;
 

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "gatelab/cem_transformer.hpp"
-#include "gatelab/rng.hpp"
+#include "gatelab/cem/transformer.hpp"
+#include "gatelab/base/rng.hpp"
 
 using namespace gatelab;
 

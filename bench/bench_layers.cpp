@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "gatelab/dataset.hpp"
-#include "gatelab/layer.hpp"
-#include "gatelab/trainer.hpp"
+#include "gatelab/train/dataset.hpp"
+#include "gatelab/paper_a/layer.hpp"
+#include "gatelab/train/trainer.hpp"
 
 using namespace gatelab;
 

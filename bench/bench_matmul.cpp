@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "gatelab/matmul.hpp"
-#include "gatelab/rng.hpp"
+#include "gatelab/base/matmul.hpp"
+#include "gatelab/base/rng.hpp"
 
 namespace {
 

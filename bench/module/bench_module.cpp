@@ -5,7 +5,7 @@
 // Node and in the browser benchmark page.
 #include <emscripten/emscripten.h>
 
-#include "gatelab/matmul.hpp"
+#include "gatelab/base/matmul.hpp"
 
 extern "C" {
 

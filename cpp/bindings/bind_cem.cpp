@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "gatelab/activations.hpp"
-#include "gatelab/cem_attention.hpp"
-#include "gatelab/cem_baselines.hpp"
-#include "gatelab/cem_common.hpp"
-#include "gatelab/cem_mlp.hpp"
-#include "gatelab/eigen.hpp"
+#include "gatelab/base/activations.hpp"
+#include "gatelab/cem/attention.hpp"
+#include "gatelab/cem/baselines.hpp"
+#include "gatelab/cem/common.hpp"
+#include "gatelab/cem/mlp.hpp"
+#include "gatelab/base/eigen.hpp"
 
 using namespace emscripten;
 using namespace gatelab;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "gatelab/gp.hpp"
-#include "gatelab/gp_data.hpp"
+#include "gatelab/gp/session.hpp"
+#include "gatelab/gp/data.hpp"
 
 using namespace emscripten;
 using namespace gatelab;

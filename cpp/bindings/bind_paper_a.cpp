@@ -11,7 +11,7 @@
 #include <string>
 
 #include "bind_paper_a.hpp"
-#include "gatelab/trainer.hpp"
+#include "gatelab/train/trainer.hpp"
 
 using namespace emscripten;
 using namespace gatelab;

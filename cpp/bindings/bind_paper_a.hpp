@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "gatelab/dataset.hpp"
-#include "gatelab/trainer.hpp"
+#include "gatelab/train/dataset.hpp"
+#include "gatelab/train/trainer.hpp"
 
 namespace gatelab::bind {
 

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "bind_paper_a.hpp"
-#include "gatelab/census.hpp"
-#include "gatelab/interactions.hpp"
-#include "gatelab/race.hpp"
-#include "gatelab/rank_approx.hpp"
-#include "gatelab/symmetry.hpp"
+#include "gatelab/paper_a/census.hpp"
+#include "gatelab/paper_a/interactions.hpp"
+#include "gatelab/train/race.hpp"
+#include "gatelab/paper_a/rank_approx.hpp"
+#include "gatelab/paper_a/symmetry.hpp"
 
 using namespace emscripten;
 using namespace gatelab;

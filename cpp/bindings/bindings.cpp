@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <string>
 
-#include "gatelab/activations.hpp"
-#include "gatelab/layer.hpp"
-#include "gatelab/symmetry.hpp"
+#include "gatelab/base/activations.hpp"
+#include "gatelab/paper_a/layer.hpp"
+#include "gatelab/paper_a/symmetry.hpp"
 
 using namespace emscripten;
 using namespace gatelab;

@@ -1,4 +1,4 @@
-// Runs the native experiment runner (cpp/tools/gatelab_experiment, built -O3 by
+// Runs the native experiment runner (cpp/experiments/gatelab_experiment, built -O3 by
 // scripts/build.sh into build/native) and returns its JSON. Its progress lines (stderr) are
 // echoed as they come, or collected when quiet; the result JSON arrives on stdout. Shared by
 // the paper-B experiments (gp-recursion.mjs, tiny-lm.mjs), plus the small statistics and
@@ -12,7 +12,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The runner binary: $GATELAB_EXPERIMENT_BIN, else the native build's. */
 export function runnerPath() {
-  const path = process.env.GATELAB_EXPERIMENT_BIN ?? `${ROOT}build/native/cpp/tools/gatelab_experiment`;
+  const path = process.env.GATELAB_EXPERIMENT_BIN ?? `${ROOT}build/native/cpp/experiments/gatelab_experiment`;
   if (!existsSync(path)) {
     throw new Error(`the native experiment runner is missing (${path}): run \`npm run build\` (bash scripts/build.sh) first`);
   }

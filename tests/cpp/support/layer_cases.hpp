@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gatelab/layer.hpp"
+#include "gatelab/paper_a/layer.hpp"
 
 namespace gatelab::testing_support {
 

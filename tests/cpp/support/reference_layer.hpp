@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "gatelab/activations.hpp"
-#include "gatelab/layer.hpp"
+#include "gatelab/base/activations.hpp"
+#include "gatelab/paper_a/layer.hpp"
 
 namespace reference {
 

@@ -1,0 +1,121 @@
+// A small causal transformer built from CEM layers or from the standard baselines, for the
+// experiments of MATH.md B7 (in-context GP regression, a tiny character model):
+//   H⁰ = x W_inᵀ                                   x: (n, d_in), W_in: (d, d_in)
+//   per block l (family cem):      H' = H + (CemAttention(N) − N),   N = RMSNorm(H)
+//                                  H⁺ = H' + (CemMlp(N') − N'),      N' = RMSNorm(H')
+//                                  (pre-norm residual: the descent starts at the normalised
+//                                  token, and only its update joins the stream)
+//   per block l (family standard): H' = H + Attention(RMSNorm(H)), H⁺ = H' + GatedMlp(RMSNorm(H'))
+//   out = RMSNorm(H^L) W_outᵀ                       W_out: (d_out, d), out: (n, d_out)
+// No biases. forward() keeps the activations; backward() adds dL/dθ of that forward to the
+// grads (zero_grad() between batches), and adam_step() updates every parameter.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <xtensor/xtensor.hpp>
+
+#include "gatelab/base/activations.hpp"
+#include "gatelab/cem/adam.hpp"
+#include "gatelab/cem/attention.hpp"
+#include "gatelab/cem/baselines.hpp"
+#include "gatelab/cem/common.hpp"
+#include "gatelab/cem/mlp.hpp"
+
+namespace gatelab {
+
+struct CemTransformerConfig {
+  CemFamily family = CemFamily::cem;
+  int d_in = 1;
+  int d = 16;
+  int d_out = 1;
+  int layers = 2;
+  int heads = 2;
+  int hidden = 32;  // M of either MLP
+  ActivationSpec activation{Activation::silu, 1.0f};  // φ of the CEM MLP, σ of the gated MLP
+  float beta = 0.0f;                                  // attention β, 0 = 1/√d_h (both families)
+  // CEM family only.
+  int attn_steps = 2;
+  float attn_eta = 1.0f;
+  CemDiagonal diagonal = CemDiagonal::shared;
+  CemPrecond attn_precond = CemPrecond::none;
+  int attn_precond_rank = 0;
+  int mlp_steps = 2;
+  float mlp_eta = 1.0f;
+  CemPrecond mlp_precond = CemPrecond::none;
+  int mlp_precond_rank = 0;
+  float norm_eps = 1e-5f;
+  std::uint64_t seed = 0;
+};
+
+// "" when valid; checks the transformer's own fields, then those of its layers' configs.
+std::string validate(const CemTransformerConfig& config);
+
+// Gives attention and MLP the same descent (T, η) and preconditioner, as the experiments'
+// models (gp-recursion, tiny-lm) all do.
+void cem_set_shared_descent(CemTransformerConfig& config, int steps, float eta, CemPrecond precond, int precond_rank);
+
+// The layer configs block l of a transformer uses (seeds derived from config.seed and l).
+CemAttentionConfig cem_block_attention_config(const CemTransformerConfig& config, int layer);
+CemMlpConfig cem_block_mlp_config(const CemTransformerConfig& config, int layer);
+CemStdAttentionConfig cem_block_std_attention_config(const CemTransformerConfig& config, int layer);
+CemSwiGluConfig cem_block_std_mlp_config(const CemTransformerConfig& config, int layer);
+
+template <class S>
+class CemTransformerT {
+ public:
+  // Never fails (see CemAttentionT). Init: W_in ~ N(0, 1/d_in), W_out ~ N(0, 1/d) from
+  // Pcg32(seed); norm gains 1; each layer from its own derived seed.
+  explicit CemTransformerT(const CemTransformerConfig& config);
+
+  const std::string& error() const { return error_; }
+  const CemTransformerConfig& config() const { return config_; }
+  // Names: "w_in", "block<l>.norm1", "block<l>.attn.<layer names>", "block<l>.norm2",
+  // "block<l>.mlp.<layer names>", "norm_final", "w_out".
+  std::vector<CemParamView<S>> parameters();
+  std::size_t parameter_count() const;
+  void zero_grad();
+
+  // x: (n, d_in) → out: (n, d_out); keeps the activations for backward().
+  std::string forward(const S* x, int n, S* out);
+  // Given dL/d(out) (n, d_out) of the last forward: adds dL/dθ to the grads and writes dL/dx
+  // (n, d_in) when grad_x is not null.
+  std::string backward(const S* grad_out, S* grad_x);
+  // One AdamW update of every parameter from the current grads (grads are not cleared).
+  std::string adam_step(const CemAdamConfig& adam);
+  int adam_steps_taken() const { return adam_.steps_taken(); }
+
+  // The layers of block l (null when l is out of range or the family differs).
+  CemAttentionT<S>* cem_attention(int l);
+  CemMlpT<S>* cem_mlp(int l);
+  CemStdAttentionT<S>* std_attention(int l);
+  CemSwiGluT<S>* std_mlp(int l);
+
+ private:
+  std::string attention_forward(int l, const S* in, int n, S* out);
+  std::string mlp_forward(int l, const S* in, int n, S* out);
+  std::string attention_backward(int l, const S* in, int n, const S* dout, S* din);
+  std::string mlp_backward(int l, const S* in, int n, const S* dout, S* din);
+
+  CemTransformerConfig config_;
+  std::string error_;
+  xt::xtensor<S, 2> w_in_, w_out_, grad_w_in_, grad_w_out_;
+  xt::xtensor<S, 2> gains_, grad_gains_;  // (2L + 1, d): norm1, norm2 per block, then final
+  std::vector<CemAttentionT<S>> cem_attn_;
+  std::vector<CemMlpT<S>> cem_mlp_;
+  std::vector<CemStdAttentionT<S>> std_attn_;
+  std::vector<CemSwiGluT<S>> std_mlp_;
+  CemAdamT<S> adam_;
+  // Activations of the last forward: per block H, RMSNorm(H), H', RMSNorm(H') (n×d each) and
+  // the two 1/rms rows; then H^L, its norm and 1/rms.
+  int cached_n_ = 0;
+  std::vector<S> x_, acts_, inv_rms_;
+};
+
+using CemTransformer = CemTransformerT<float>;
+using CemTransformer64 = CemTransformerT<double>;
+
+}  // namespace gatelab

@@ -1,0 +1,87 @@
+// A small causal transformer learning in-context GP regression (gp_data.hpp): GpSession owns
+// one CemTransformer (CEM or standard blocks), a training stream of fresh sequences and an
+// AdamW schedule; it is the unit of work of the gp-recursion experiment and, bound to JS,
+// the live model of the <gatelab-gp> figure. Per step it draws `batch` sequences, builds
+// their tokens (gp_tokens, width 2·dx + 3), and regresses the scalar output at every
+// position on y_t with the mean squared error. Two sessions with the same seed see the same
+// sequences whatever their model, so models are compared on paired data.
+// Errors come back as strings ("" = fine); nothing throws.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gatelab/cem/transformer.hpp"
+#include "gatelab/gp/data.hpp"
+#include "gatelab/base/rng.hpp"
+
+namespace gatelab {
+
+// What differs between the models of the experiment; width and depth come from GpTrainConfig.
+struct GpModelSpec {
+  std::string label = "cem T=1";
+  CemFamily family = CemFamily::cem;
+  int steps = 1;  // T of both the attention and the MLP (cem only)
+  CemDiagonal diagonal = CemDiagonal::shared;
+  CemPrecond precond = CemPrecond::none;
+  int precond_rank = 0;
+};
+
+struct GpTrainConfig {
+  GpDataConfig data;
+  int d = 32, layers = 2, heads = 4, hidden = 64;
+  float eta = 1.0f;   // CEM step size of attention and MLP
+  int batch = 16;     // sequences per AdamW step
+  float lr = 3e-3f;
+  float weight_decay = 0.0f;
+  float clip_norm = 1.0f;
+  int warmup = 100;       // linear warm-up steps
+  int decay_steps = 0;    // > 0: lr decays linearly to 10 % at this step (then stays); 0: constant
+  std::uint64_t seed = 1;  // model init and training stream
+};
+
+std::string validate(const GpTrainConfig& config, const GpModelSpec& spec);
+// The transformer of a session: d_in = token width, d_out = 1.
+CemTransformerConfig gp_model_config(const GpTrainConfig& config, const GpModelSpec& spec);
+// Learning rate at (0-based) step s: warm-up, then the linear decay (libm-free).
+float gp_learning_rate(const GpTrainConfig& config, int step);
+
+class GpSession {
+ public:
+  // Never fails: an invalid config gives a session whose error() is the message.
+  GpSession(const GpTrainConfig& config, const GpModelSpec& spec);
+
+  const std::string& error() const { return error_; }
+  const GpTrainConfig& config() const { return config_; }
+  const GpModelSpec& spec() const { return spec_; }
+  std::size_t parameter_count() const { return model_.parameter_count(); }
+  int steps_done() const { return static_cast<int>(losses_.size()); }
+  // Mean training MSE of each step so far.
+  const std::vector<double>& losses() const { return losses_; }
+  // True once a step produced a non-finite loss; train() then refuses to go on.
+  bool diverged() const { return diverged_; }
+
+  // Runs `steps` AdamW steps.
+  std::string train(int steps);
+  // Predictions of y_t at every position of seq (length n = config.data.length): out (n).
+  std::string predict(const GpSequence& seq, double* out);
+  // Predictions at m queries xq (m, dx), each placed at position `context` after the first
+  // `context` pairs of seq (0 ≤ context < n): out (m).
+  std::string predict_at(const GpSequence& seq, int context, const double* xq, int m, double* out);
+
+  CemTransformer& model() { return model_; }
+
+ private:
+  GpTrainConfig config_;
+  GpModelSpec spec_;
+  std::string error_;
+  CemTransformer model_;
+  Pcg32 stream_;
+  std::vector<double> losses_;
+  bool diverged_ = false;
+  std::vector<float> tokens_, out_, target_, grad_;
+};
+
+}  // namespace gatelab

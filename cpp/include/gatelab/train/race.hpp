@@ -1,0 +1,80 @@
+// The training race of issue 4 (figure 5): several models trained side by side on the same
+// data at an equal parameter budget — the standard MLP, the symmetric rank-1 form, the
+// gated form (one per chosen activation) and the bilinear layer (gated with identity) —
+// over several seeds, reduced to a mean and a band (min, max, std) per curve. It tests the
+// paper's suggestion that breaking the exchange symmetry is why gated MLPs work. Widths
+// come from the budget (hidden = round(budget / parameters per unit)) or from Shazeer's
+// 2/3 rule (gated and symmetric hidden = round(2/3 · MLP hidden)). Native and wasm give the
+// same bits for the same options.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gatelab/train/trainer.hpp"
+
+namespace gatelab {
+
+// Documented caps. A race holds, per model, running sums of records × 4 metrics (≈ 200 bytes
+// per record: at most 16 × 10001 × 200 B ≈ 32 MB) and one trainer at a time.
+inline constexpr int max_race_models = 16;
+inline constexpr int max_race_seeds = 64;
+inline constexpr int max_race_steps = 100000;
+inline constexpr int max_race_records = 10001;  // steps / eval_every + 1
+inline constexpr int max_race_budget = 1 << 16;
+
+struct RaceModel {
+  LayerKind kind = LayerKind::gated;
+  ActivationSpec activation{};  // bilinear = gated with identity
+};
+
+enum class WidthRule { budget, shazeer };
+
+struct RaceOptions {
+  DatasetOptions data;          // data.seed + seed index gives each seed its own sample
+  std::optional<Dataset> user_data;  // when set, every seed trains on these points instead
+  TrainerOptions trainer;       // layer.kind/activation/hidden are set per model; layer.seed is the base seed
+  std::vector<RaceModel> models;
+  int steps = 1000;
+  int seeds = 3;
+  WidthRule width_rule = WidthRule::budget;
+  int budget = 128;             // parameters per model (budget rule)
+  int mlp_hidden = 32;          // the MLP width (shazeer rule)
+};
+
+// "mlp(relu)", "symmetric(relu)", "ReGLU", "SwiGLU", "GEGLU", "GLU", "Bilinear", or "gated(<activation>)".
+std::string race_label(const RaceModel& model);
+// The models of the default race: mlp·relu, symmetric·relu, gated relu/gelu/silu/sigmoid, bilinear.
+std::vector<RaceModel> default_race_models();
+// The hidden width of one model under the options' rule.
+int race_hidden(const RaceOptions& options, const RaceModel& model);
+
+std::string validate(const RaceOptions& options);
+
+// Curves of one model: records at steps 0, eval_every, 2·eval_every, …; each metric (the
+// TrainRecord fields in order: train_loss, test_loss, train_accuracy, test_accuracy) has
+// mean, std, min and max over seeds. A diverged run keeps its last good values to the end.
+inline constexpr int race_metrics = 4;
+struct RaceCurves {
+  std::vector<int> steps;
+  std::vector<float> mean[race_metrics], std[race_metrics], min[race_metrics], max[race_metrics];
+};
+
+struct RaceResult {
+  RaceModel model;
+  std::string label;
+  int hidden = 0;
+  std::size_t parameters = 0;
+  int diverged = 0;             // runs (of seeds) that diverged
+  std::string first_divergence; // the first such run's message
+  RaceCurves curves;
+  // Final values per seed, for tables: [metric][seed].
+  std::vector<float> final_values[race_metrics];
+};
+
+// Precondition: validate(options) is empty.
+std::vector<RaceResult> run_race(const RaceOptions& options);
+
+}  // namespace gatelab

@@ -1,0 +1,118 @@
+// Trains one paper-A layer on a 2-D dataset (issue 4, figure 5): minibatches drawn by a
+// seeded permutation each epoch (the train_count mod batch rows left over are skipped that
+// epoch), a loss, an optimizer, train/test curves, a decision-boundary grid, and divergence
+// handling — NaN or Infinity in the loss, the gradient or the parameters is caught at the
+// step where it appears, the parameters and optimizer state roll back to the last step
+// whose loss was finite, training stops, and a message names the likely cause (a gradient
+// blow-up means the learning rate; an output overflow with tame gradients means the weight
+// scale). Inputs are (x, y) plus, by default, a constant 1 so the bias-free layers of
+// MATH.md A get a bias per unit. Deterministic: a seed gives the same curves bit for bit,
+// natively and in wasm.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gatelab/train/dataset.hpp"
+#include "gatelab/paper_a/layer.hpp"
+#include "gatelab/train/loss.hpp"
+#include "gatelab/train/optimizer.hpp"
+#include "gatelab/base/rng.hpp"
+
+namespace gatelab {
+
+// Documented caps.
+inline constexpr int max_trainer_units = 1024;               // hidden · rank
+inline constexpr int max_steps_per_call = 100000;
+inline constexpr std::size_t max_trainer_history = 1u << 20;  // records kept
+inline constexpr int max_grid_side = 512;
+inline constexpr float max_grid_extent = 1e4f;
+
+struct TrainerOptions {
+  LayerConfig layer;          // d_in and d_out are set by the trainer (2 or 3, and 1)
+  bool bias_feature = true;   // append a constant 1 to every input
+  LossKind loss = LossKind::cross_entropy;
+  OptimizerOptions optimizer;
+  int batch_size = 32;        // 0 or ≥ train points = full batch
+  int eval_every = 1;         // record the curves every this many steps
+};
+
+struct TrainRecord {
+  int step = 0;
+  float train_loss = 0, test_loss = 0, train_accuracy = 0, test_accuracy = 0;
+  float grad_norm = 0;  // ‖∇θ‖ of the last minibatch (0 at step 0)
+};
+inline constexpr int train_record_fields = 6;
+
+struct Divergence {
+  bool diverged = false;
+  int step = 0;            // the step whose loss, gradient or update was not finite
+  int rolled_back_to = 0;  // the parameters now in the layer are those after this step
+  std::string cause;       // "gradient" (learning rate) or "overflow" (weight/output scale)
+  std::string message;
+};
+
+// The layer config the trainer builds (d_in = 2 + bias_feature, d_out = 1).
+LayerConfig trainer_layer_config(const TrainerOptions& options);
+// "" when valid, else a message naming the field.
+std::string validate(const TrainerOptions& options);
+
+class Trainer {
+ public:
+  // Precondition: validate(options) is empty and data has ≥ 1 train and ≥ 1 test point.
+  Trainer(const TrainerOptions& options, Dataset data);
+
+  // Runs up to n minibatch steps, 1 ≤ n ≤ max_steps_per_call; returns how many completed
+  // (fewer after a divergence, or when the history is full). A stopped trainer runs none.
+  int step(int n);
+  // A new learning rate, which also lifts a divergence stop (the rolled-back state resumes).
+  void set_learning_rate(float learning_rate);
+
+  const std::vector<TrainRecord>& history() const { return history_; }
+  const Divergence& divergence() const { return divergence_; }
+  int steps_done() const { return steps_done_; }
+  const Layer& layer() const { return layer_; }
+  const Dataset& data() const { return data_; }
+  const TrainerOptions& options() const { return options_; }
+
+  // out (g, g): the raw output at x_j = −e + 2e·j/(g−1), y_i = e − 2e·i/(g−1) (row 0 on
+  // top, as an image). 2 ≤ g ≤ max_grid_side, 0 < e ≤ max_grid_extent.
+  void grid(int g, float extent, float* out) const;
+  // Losses and accuracies of the current parameters (grad_norm 0).
+  TrainRecord evaluate() const;
+
+ private:
+  bool train_one_step();
+  void next_batch();
+  void fail(int step, bool gradient_blew_up, const char* what, double bad_value);
+
+  TrainerOptions options_;
+  Dataset data_;
+  Layer layer_;
+  Optimizer optimizer_;
+  Pcg32 shuffle_;
+  int d_in_;
+  std::vector<float> train_features_, test_features_;  // (n, d_in)
+  std::vector<int> order_;
+  std::size_t cursor_ = 0;
+  // Per-step scratch, sized once. batch_xp_/batch_yp_ point at the current batch: the
+  // gathered minibatch in batch_x_/batch_y_, or the whole training split for a full batch.
+  std::vector<float> batch_x_, batch_y_, batch_out_, grad_out_;
+  const float* batch_xp_ = nullptr;
+  const float* batch_yp_ = nullptr;
+  LayerParams grads_;
+  // The last state whose loss was verified finite, and which step it follows.
+  LayerParams good_params_;
+  OptimizerState good_optimizer_;
+  int good_step_ = 0;
+  int steps_done_ = 0;
+  double first_grad_norm_ = 0, last_grad_norm_ = 0;
+  std::vector<TrainRecord> history_;
+  Divergence divergence_;
+};
+
+// True when every entry of q, k and v is finite.
+bool all_finite(const LayerParams& params);
+
+}  // namespace gatelab

@@ -1,0 +1,252 @@
+// The standard baselines of the CEM experiments: RMSNorm, untied causal multi-head attention
+// and the (SwiGLU) gated MLP, each with its backward next to its forward. See cem_baselines.hpp.
+#include "gatelab/cem/baselines.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cem/math.hpp"
+
+namespace gatelab {
+
+using namespace cem_detail;
+
+template <class S>
+void cem_rmsnorm_forward(const S* x, const S* gain, int n, int d, S eps, S* y, S* inv_rms) {
+  for (int i = 0; i < n; ++i) {
+    const S* xr = x + std::size_t(i) * d;
+    S sum = 0;
+    for (int c = 0; c < d; ++c) sum += xr[c] * xr[c];
+    const S r = S(1) / std::sqrt(sum / S(d) + eps);  // sqrt is correctly rounded everywhere
+    inv_rms[i] = r;
+    for (int c = 0; c < d; ++c) y[std::size_t(i) * d + c] = xr[c] * r * gain[c];
+  }
+}
+
+template <class S>
+void cem_rmsnorm_backward(const S* x, const S* gain, const S* inv_rms, const S* dy, int n, int d, S* dx, S* dgain) {
+  // y_c = x_c r g_c, r = (mean(x²) + ε)^(−1/2): dx_c = r g_c dy_c − r³ x_c Σ_k g_k dy_k x_k / d.
+  for (int i = 0; i < n; ++i) {
+    const S* xr = x + std::size_t(i) * d;
+    const S* g = dy + std::size_t(i) * d;
+    const S r = inv_rms[i];
+    S dot = 0;
+    for (int c = 0; c < d; ++c) dot += gain[c] * g[c] * xr[c];
+    const S coef = r * r * r * dot / S(d);
+    for (int c = 0; c < d; ++c) {
+      dx[std::size_t(i) * d + c] = r * gain[c] * g[c] - coef * xr[c];
+      dgain[c] += g[c] * xr[c] * r;
+    }
+  }
+}
+
+std::string validate(const CemStdAttentionConfig& c) {
+  if (std::string e = cem_validate_heads(c.d, c.heads); !e.empty()) return e;
+  if (!(c.beta >= 0.0f && c.beta <= cem_max_beta)) {
+    return "beta must be 0 (auto) or in (0, " + std::to_string(cem_max_beta) + "] (beta = " + std::to_string(c.beta) + ")";
+  }
+  return "";
+}
+
+template <class S>
+static void fill_normal(xt::xtensor<S, 2>& t, std::size_t rows, std::size_t cols, double scale, Pcg32& rng) {
+  t = xt::xtensor<S, 2>::from_shape({rows, cols});
+  for (auto& x : t) x = static_cast<S>(rng.normal_double() * scale);
+}
+
+template <class S>
+CemStdAttentionT<S>::CemStdAttentionT(const CemStdAttentionConfig& config) : config_(config), error_(validate(config)) {
+  if (!error_.empty()) return;
+  const std::size_t d = config.d;
+  dh_ = config.d / config.heads;
+  beta_ = static_cast<S>(config.beta > 0.0f ? double(config.beta) : 1.0 / std::sqrt(double(dh_)));
+  Pcg32 rng(config.seed);
+  const double scale = 1.0 / std::sqrt(double(d));
+  for (auto* t : {&params_.wq, &params_.wk, &params_.wv, &params_.wo}) fill_normal(*t, d, d, scale, rng);
+  for (auto* t : {&grads_.wq, &grads_.wk, &grads_.wv, &grads_.wo}) *t = xt::zeros<S>({d, d});
+}
+
+template <class S>
+void CemStdAttentionT<S>::zero_grad() {
+  for (auto* t : {&grads_.wq, &grads_.wk, &grads_.wv, &grads_.wo}) t->fill(0);
+}
+
+template <class S>
+std::vector<CemParamView<S>> CemStdAttentionT<S>::parameters() {
+  if (!error_.empty()) return {};
+  const int d = config_.d;
+  const std::size_t size = std::size_t(d) * d;
+  return {{"wq", params_.wq.data(), grads_.wq.data(), size, d, d},
+          {"wk", params_.wk.data(), grads_.wk.data(), size, d, d},
+          {"wv", params_.wv.data(), grads_.wv.data(), size, d, d},
+          {"wo", params_.wo.data(), grads_.wo.data(), size, d, d}};
+}
+
+template <class S>
+std::size_t CemStdAttentionT<S>::parameter_count() const {
+  return error_.empty() ? 4 * std::size_t(config_.d) * config_.d : 0;
+}
+
+// Per head k on x (n×d): q, k, v (n×d_h) and alpha (n×n).
+template <class S>
+static void std_head(const CemStdAttentionParamsT<S>& p, int head, int dh, int d, const S* x, int n, S beta, S* q, S* k,
+                     S* v, S* alpha) {
+  const std::size_t off = std::size_t(head) * dh * d;
+  mm_nt(x, p.wq.data() + off, q, n, d, dh);
+  mm_nt(x, p.wk.data() + off, k, n, d, dh);
+  mm_nt(x, p.wv.data() + off, v, n, d, dh);
+  mm_nt(q, k, alpha, n, dh, n);
+  causal_softmax(alpha, n, beta);
+}
+
+template <class S>
+std::string CemStdAttentionT<S>::forward(const S* x, int n, S* out) const {
+  if (!error_.empty()) return error_;
+  if (std::string e = cem_check_call(n, x, out); !e.empty()) return e;
+  const int d = config_.d;
+  std::vector<S> q(std::size_t(n) * dh_), k(q.size()), v(q.size()), o(q.size()), alpha(std::size_t(n) * n);
+  std::vector<S> concat(std::size_t(n) * d);
+  for (int head = 0; head < config_.heads; ++head) {
+    std_head(params_, head, dh_, d, x, n, beta_, q.data(), k.data(), v.data(), alpha.data());
+    mm_nn(alpha.data(), v.data(), o.data(), n, n, dh_);
+    for (int i = 0; i < n; ++i) {
+      std::copy_n(o.data() + std::size_t(i) * dh_, dh_, concat.data() + std::size_t(i) * d + head * dh_);
+    }
+  }
+  mm_nt(concat.data(), params_.wo.data(), out, n, d, d);  // out = O W_Oᵀ
+  return "";
+}
+
+template <class S>
+std::string CemStdAttentionT<S>::backward(const S* x, int n, const S* grad_out, S* grad_x, bool accumulate) {
+  if (!error_.empty()) return error_;
+  if (std::string e = cem_check_call(n, x, grad_out); !e.empty()) return e;
+  if (!accumulate) zero_grad();
+  const int d = config_.d;
+  const std::size_t nh = std::size_t(n) * dh_;
+  std::vector<S> q(nh), k(nh), v(nh), o(nh), alpha(std::size_t(n) * n), dalpha(alpha.size());
+  std::vector<S> concat(std::size_t(n) * d), dconcat(concat.size()), dx(concat.size(), S(0));
+  std::vector<S> dq(nh), dk(nh), dv(nh), dout_h(nh);
+  for (int head = 0; head < config_.heads; ++head) {  // rebuild O for dW_O
+    std_head(params_, head, dh_, d, x, n, beta_, q.data(), k.data(), v.data(), alpha.data());
+    mm_nn(alpha.data(), v.data(), o.data(), n, n, dh_);
+    for (int i = 0; i < n; ++i) std::copy_n(o.data() + i * dh_, dh_, concat.data() + std::size_t(i) * d + head * dh_);
+  }
+  mm_tn(grad_out, concat.data(), grads_.wo.data(), d, n, d, true);  // dW_O += doutᵀ O
+  mm_nn(grad_out, params_.wo.data(), dconcat.data(), n, d, d);      // dO = dout W_O
+  for (int head = 0; head < config_.heads; ++head) {
+    const std::size_t off = std::size_t(head) * dh_ * d;
+    std_head(params_, head, dh_, d, x, n, beta_, q.data(), k.data(), v.data(), alpha.data());
+    for (int i = 0; i < n; ++i) std::copy_n(dconcat.data() + std::size_t(i) * d + head * dh_, dh_, dout_h.data() + i * dh_);
+    mm_tn(alpha.data(), dout_h.data(), dv.data(), n, n, dh_);       // dV = αᵀ dO
+    mm_nt(dout_h.data(), v.data(), dalpha.data(), n, dh_, n);       // dα = dO Vᵀ
+    causal_softmax_backward(alpha.data(), dalpha.data(), n, beta_);  // dS
+    mm_nn(dalpha.data(), k.data(), dq.data(), n, n, dh_);           // dQ = dS K
+    mm_tn(dalpha.data(), q.data(), dk.data(), n, n, dh_);           // dK = dSᵀ Q
+    mm_tn(dq.data(), x, grads_.wq.data() + off, dh_, n, d, true);
+    mm_tn(dk.data(), x, grads_.wk.data() + off, dh_, n, d, true);
+    mm_tn(dv.data(), x, grads_.wv.data() + off, dh_, n, d, true);
+    mm_nn(dq.data(), params_.wq.data() + off, dx.data(), n, dh_, d, true);
+    mm_nn(dk.data(), params_.wk.data() + off, dx.data(), n, dh_, d, true);
+    mm_nn(dv.data(), params_.wv.data() + off, dx.data(), n, dh_, d, true);
+  }
+  if (grad_x != nullptr) std::copy(dx.begin(), dx.end(), grad_x);
+  return "";
+}
+
+std::string validate(const CemSwiGluConfig& c) { return cem_validate_gated_mlp(c.d, c.hidden, c.activation); }
+
+template <class S>
+CemSwiGluT<S>::CemSwiGluT(const CemSwiGluConfig& config) : config_(config), error_(validate(config)) {
+  if (!error_.empty()) return;
+  const std::size_t d = config.d, m = config.hidden;
+  Pcg32 rng(config.seed);
+  fill_normal(params_.w_gate, m, d, 1.0 / std::sqrt(double(d)), rng);
+  fill_normal(params_.w_up, m, d, 1.0 / std::sqrt(double(d)), rng);
+  fill_normal(params_.w_down, d, m, 1.0 / std::sqrt(double(m)), rng);
+  grads_.w_gate = xt::zeros<S>({m, d});
+  grads_.w_up = xt::zeros<S>({m, d});
+  grads_.w_down = xt::zeros<S>({d, m});
+}
+
+template <class S>
+void CemSwiGluT<S>::zero_grad() {
+  for (auto* t : {&grads_.w_gate, &grads_.w_up, &grads_.w_down}) t->fill(0);
+}
+
+template <class S>
+std::vector<CemParamView<S>> CemSwiGluT<S>::parameters() {
+  if (!error_.empty()) return {};
+  const int d = config_.d, m = config_.hidden;
+  const std::size_t size = std::size_t(d) * m;
+  return {{"w_gate", params_.w_gate.data(), grads_.w_gate.data(), size, m, d},
+          {"w_up", params_.w_up.data(), grads_.w_up.data(), size, m, d},
+          {"w_down", params_.w_down.data(), grads_.w_down.data(), size, d, m}};
+}
+
+template <class S>
+std::size_t CemSwiGluT<S>::parameter_count() const {
+  return error_.empty() ? 3 * std::size_t(config_.d) * config_.hidden : 0;
+}
+
+template <class S>
+std::string CemSwiGluT<S>::check(int n, const void* in, const void* out) const {
+  if (!error_.empty()) return error_;
+  if (std::string e = cem_check_call(n, in, out); !e.empty()) return e;
+  if (std::size_t(n) * config_.hidden > cem_max_tensor_floats) return "n·hidden exceeds cem_max_tensor_floats";
+  return "";
+}
+
+template <class S>
+std::string CemSwiGluT<S>::forward(const S* x, int n, S* out) const {
+  if (std::string e = check(n, x, out); !e.empty()) return e;
+  const int d = config_.d, m = config_.hidden;
+  const std::size_t nm = std::size_t(n) * m;
+  std::vector<S> zg(nm), zu(nm), a(nm);
+  mm_nt(x, params_.w_gate.data(), zg.data(), n, d, m);
+  mm_nt(x, params_.w_up.data(), zu.data(), n, d, m);
+  act_forward(config_.activation, zg.data(), a.data(), nm);
+  for (std::size_t e = 0; e < nm; ++e) a[e] = a[e] * zu[e];
+  mm_nt(a.data(), params_.w_down.data(), out, n, m, d);
+  return "";
+}
+
+template <class S>
+std::string CemSwiGluT<S>::backward(const S* x, int n, const S* grad_out, S* grad_x, bool accumulate) {
+  if (std::string e = check(n, x, grad_out); !e.empty()) return e;
+  if (!accumulate) zero_grad();
+  const int d = config_.d, m = config_.hidden;
+  const std::size_t nm = std::size_t(n) * m;
+  std::vector<S> zg(nm), zu(nm), sg(nm), dsg(nm), a(nm), da(nm), dzg(nm), dzu(nm);
+  mm_nt(x, params_.w_gate.data(), zg.data(), n, d, m);
+  mm_nt(x, params_.w_up.data(), zu.data(), n, d, m);
+  act_forward(config_.activation, zg.data(), sg.data(), nm);
+  act_backward(config_.activation, zg.data(), dsg.data(), nm);
+  for (std::size_t e = 0; e < nm; ++e) a[e] = sg[e] * zu[e];
+  mm_tn(grad_out, a.data(), grads_.w_down.data(), d, n, m, true);  // dW_down += doutᵀ a
+  mm_nn(grad_out, params_.w_down.data(), da.data(), n, d, m);      // da = dout W_down
+  for (std::size_t e = 0; e < nm; ++e) {
+    dzu[e] = da[e] * sg[e];
+    dzg[e] = da[e] * zu[e] * dsg[e];
+  }
+  mm_tn(dzg.data(), x, grads_.w_gate.data(), m, n, d, true);
+  mm_tn(dzu.data(), x, grads_.w_up.data(), m, n, d, true);
+  if (grad_x != nullptr) {
+    mm_nn(dzg.data(), params_.w_gate.data(), grad_x, n, m, d);
+    mm_nn(dzu.data(), params_.w_up.data(), grad_x, n, m, d, true);
+  }
+  return "";
+}
+
+template void cem_rmsnorm_forward<float>(const float*, const float*, int, int, float, float*, float*);
+template void cem_rmsnorm_forward<double>(const double*, const double*, int, int, double, double*, double*);
+template void cem_rmsnorm_backward<float>(const float*, const float*, const float*, const float*, int, int, float*,
+                                          float*);
+template void cem_rmsnorm_backward<double>(const double*, const double*, const double*, const double*, int, int,
+                                           double*, double*);
+template class CemStdAttentionT<float>;
+template class CemStdAttentionT<double>;
+template class CemSwiGluT<float>;
+template class CemSwiGluT<double>;
+
+}  // namespace gatelab

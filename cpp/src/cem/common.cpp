@@ -1,0 +1,91 @@
+// The shared pieces of cem_common.hpp: option names and parsing, the row/pointer check
+// every CEM call starts with, and the config checks the layers share with the baselines.
+#include "gatelab/cem/common.hpp"
+
+namespace gatelab {
+
+const char* cem_diagonal_name(CemDiagonal v) {
+  switch (v) {
+    case CemDiagonal::none: return "none";
+    case CemDiagonal::per_head: return "per_head";
+    case CemDiagonal::shared: return "shared";
+  }
+  return "none";
+}
+
+const char* cem_precond_name(CemPrecond v) {
+  switch (v) {
+    case CemPrecond::none: return "none";
+    case CemPrecond::paper: return "paper";
+    case CemPrecond::psd: return "psd";
+  }
+  return "none";
+}
+
+const char* cem_family_name(CemFamily v) { return v == CemFamily::cem ? "cem" : "standard"; }
+
+std::optional<CemDiagonal> parse_cem_diagonal(std::string_view name) {
+  for (CemDiagonal v : {CemDiagonal::none, CemDiagonal::per_head, CemDiagonal::shared}) {
+    if (name == cem_diagonal_name(v)) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<CemPrecond> parse_cem_precond(std::string_view name) {
+  for (CemPrecond v : {CemPrecond::none, CemPrecond::paper, CemPrecond::psd}) {
+    if (name == cem_precond_name(v)) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<CemFamily> parse_cem_family(std::string_view name) {
+  for (CemFamily v : {CemFamily::cem, CemFamily::standard}) {
+    if (name == cem_family_name(v)) return v;
+  }
+  return std::nullopt;
+}
+
+std::string cem_check_call(int n, const void* in, const void* out) {
+  if (n < 1 || n > cem_max_rows) {
+    return "n must be in 1…" + std::to_string(cem_max_rows) + " (n = " + std::to_string(n) + ")";
+  }
+  if (in == nullptr || out == nullptr) return "input and output pointers must not be null";
+  return "";
+}
+
+std::string cem_validate_heads(int d, int heads) {
+  if (d < 1 || d > cem_max_d) return "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(d) + ")";
+  if (heads < 1 || heads > cem_max_heads) {
+    return "heads must be in 1…" + std::to_string(cem_max_heads) + " (heads = " + std::to_string(heads) + ")";
+  }
+  if (d % heads != 0) return "heads must divide d (d = " + std::to_string(d) + ", heads = " + std::to_string(heads) + ")";
+  return "";
+}
+
+std::string cem_validate_gated_mlp(int d, int hidden, const ActivationSpec& activation) {
+  if (d < 1 || d > cem_max_d) return "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(d) + ")";
+  if (hidden < 1 || hidden > cem_max_hidden) {
+    return "hidden must be in 1…" + std::to_string(cem_max_hidden) + " (hidden = " + std::to_string(hidden) + ")";
+  }
+  const int kind = static_cast<int>(activation.kind);
+  if (kind < 0 || kind >= activation_count) {
+    return "activation must be one of the " + std::to_string(activation_count) + " catalogue entries";
+  }
+  if (activation.kind == Activation::swish && !(activation.beta > 0.0f && activation.beta <= cem_max_swish_beta)) {
+    return "activation.beta must be in (0, " + std::to_string(cem_max_swish_beta) + "] for swish (beta = " +
+           std::to_string(activation.beta) + ")";
+  }
+  return "";
+}
+
+std::string cem_validate_descent(int steps, float eta) {
+  if (steps < 1 || steps > cem_max_steps) {
+    return "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(steps) + ")";
+  }
+  if (!(eta > 0.0f && eta <= cem_max_eta)) {
+    return "eta must be in (0, " + std::to_string(cem_max_eta) + "] (eta = " + std::to_string(eta) + ")";
+  }
+  return "";
+}
+
+}  // namespace gatelab

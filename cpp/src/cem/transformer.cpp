@@ -1,0 +1,285 @@
+// The small causal transformer of the CEM experiments (CEM or standard blocks): validation,
+// init, forward with cached activations, backward through every block, AdamW step. See
+// cem_transformer.hpp for the architecture.
+#include "gatelab/cem/transformer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cem/math.hpp"
+
+namespace gatelab {
+
+using namespace cem_detail;
+
+namespace {
+
+// The residual add of a block half: out = sub-layer(norm) + stream for the standard family;
+// for CEM out holds the end point of the energy descent started at norm, and only the
+// update (end − start) joins the stream: out ← out − norm + stream.
+template <class S>
+void add_residual(S* out, const S* norm, const S* stream, std::size_t count, bool standard) {
+  if (standard) {
+    for (std::size_t i = 0; i < count; ++i) out[i] += stream[i];
+  } else {
+    for (std::size_t i = 0; i < count; ++i) out[i] = (out[i] - norm[i]) + stream[i];
+  }
+}
+
+// Every block half draws its initial weights from its own seed, derived from the model's:
+// attention of block l from 2l + 1, its MLP from 2l + 2 (so no two halves share a stream).
+enum class BlockHalf : unsigned { attention = 1u, mlp = 2u };
+
+std::uint64_t block_seed(const CemTransformerConfig& c, int layer, BlockHalf half) {
+  return c.seed * 1000003u + 2u * std::uint64_t(layer) + static_cast<unsigned>(half);
+}
+
+}  // namespace
+
+void cem_set_shared_descent(CemTransformerConfig& c, int steps, float eta, CemPrecond precond, int precond_rank) {
+  c.attn_steps = steps;
+  c.mlp_steps = steps;
+  c.attn_eta = eta;
+  c.mlp_eta = eta;
+  c.attn_precond = precond;
+  c.attn_precond_rank = precond_rank;
+  c.mlp_precond = precond;
+  c.mlp_precond_rank = precond_rank;
+}
+
+CemAttentionConfig cem_block_attention_config(const CemTransformerConfig& c, int layer) {
+  CemAttentionConfig a;
+  a.d = c.d;
+  a.heads = c.heads;
+  a.steps = c.attn_steps;
+  a.eta = c.attn_eta;
+  a.beta = c.beta;
+  a.diagonal = c.diagonal;
+  a.precond = c.attn_precond;
+  a.precond_rank = c.attn_precond_rank;
+  a.seed = block_seed(c, layer, BlockHalf::attention);
+  return a;
+}
+
+CemMlpConfig cem_block_mlp_config(const CemTransformerConfig& c, int layer) {
+  CemMlpConfig m;
+  m.d = c.d;
+  m.hidden = c.hidden;
+  m.activation = c.activation;
+  m.steps = c.mlp_steps;
+  m.eta = c.mlp_eta;
+  m.precond = c.mlp_precond;
+  m.precond_rank = c.mlp_precond_rank;
+  m.seed = block_seed(c, layer, BlockHalf::mlp);
+  return m;
+}
+
+CemStdAttentionConfig cem_block_std_attention_config(const CemTransformerConfig& c, int layer) {
+  return {c.d, c.heads, c.beta, block_seed(c, layer, BlockHalf::attention)};
+}
+
+CemSwiGluConfig cem_block_std_mlp_config(const CemTransformerConfig& c, int layer) {
+  return {c.d, c.hidden, c.activation, block_seed(c, layer, BlockHalf::mlp)};
+}
+
+std::string validate(const CemTransformerConfig& c) {
+  const int family = static_cast<int>(c.family);
+  if (family < 0 || family > 1) return "family must be cem or standard";
+  if (c.d_in < 1 || c.d_in > cem_max_io) return "d_in must be in 1…" + std::to_string(cem_max_io) + " (d_in = " + std::to_string(c.d_in) + ")";
+  if (c.d_out < 1 || c.d_out > cem_max_io) {
+    return "d_out must be in 1…" + std::to_string(cem_max_io) + " (d_out = " + std::to_string(c.d_out) + ")";
+  }
+  if (c.layers < 1 || c.layers > cem_max_layers) {
+    return "layers must be in 1…" + std::to_string(cem_max_layers) + " (layers = " + std::to_string(c.layers) + ")";
+  }
+  if (!(c.norm_eps > 0.0f && c.norm_eps <= 1.0f)) return "norm_eps must be in (0, 1] (norm_eps = " + std::to_string(c.norm_eps) + ")";
+  if (c.family == CemFamily::cem) {
+    if (std::string e = validate(cem_block_attention_config(c, 0)); !e.empty()) return "attention: " + e;
+    if (std::string e = validate(cem_block_mlp_config(c, 0)); !e.empty()) return "mlp: " + e;
+  } else {
+    if (std::string e = validate(cem_block_std_attention_config(c, 0)); !e.empty()) return "attention: " + e;
+    if (std::string e = validate(cem_block_std_mlp_config(c, 0)); !e.empty()) return "mlp: " + e;
+  }
+  return "";
+}
+
+template <class S>
+CemTransformerT<S>::CemTransformerT(const CemTransformerConfig& config) : config_(config), error_(validate(config)) {
+  if (!error_.empty()) return;
+  const std::size_t d = config.d, d_in = config.d_in, d_out = config.d_out, layers = config.layers;
+  Pcg32 rng(config.seed);
+  w_in_ = xt::xtensor<S, 2>::from_shape({d, d_in});
+  w_out_ = xt::xtensor<S, 2>::from_shape({d_out, d});
+  for (auto& x : w_in_) x = static_cast<S>(rng.normal_double() / std::sqrt(double(d_in)));
+  for (auto& x : w_out_) x = static_cast<S>(rng.normal_double() / std::sqrt(double(d)));
+  grad_w_in_ = xt::zeros<S>({d, d_in});
+  grad_w_out_ = xt::zeros<S>({d_out, d});
+  gains_ = xt::ones<S>({2 * layers + 1, d});
+  grad_gains_ = xt::zeros<S>({2 * layers + 1, d});
+  for (int l = 0; l < config.layers; ++l) {
+    if (config.family == CemFamily::cem) {
+      cem_attn_.emplace_back(cem_block_attention_config(config, l));
+      cem_mlp_.emplace_back(cem_block_mlp_config(config, l));
+    } else {
+      std_attn_.emplace_back(cem_block_std_attention_config(config, l));
+      std_mlp_.emplace_back(cem_block_std_mlp_config(config, l));
+    }
+  }
+}
+
+template <class S>
+std::vector<CemParamView<S>> CemTransformerT<S>::parameters() {
+  std::vector<CemParamView<S>> out;
+  if (!error_.empty()) return out;
+  const int d = config_.d;
+  auto gain = [&](int row, const std::string& name) {
+    out.push_back({name, gains_.data() + std::size_t(row) * d, grad_gains_.data() + std::size_t(row) * d, std::size_t(d), 1, d});
+  };
+  auto append = [&](std::vector<CemParamView<S>> views, const std::string& prefix) {
+    for (auto& v : views) {
+      v.name = prefix + v.name;
+      out.push_back(std::move(v));
+    }
+  };
+  out.push_back({"w_in", w_in_.data(), grad_w_in_.data(), w_in_.size(), d, config_.d_in});
+  for (int l = 0; l < config_.layers; ++l) {
+    const std::string block = "block" + std::to_string(l) + ".";
+    gain(2 * l, block + "norm1");
+    append(config_.family == CemFamily::cem ? cem_attn_[l].parameters() : std_attn_[l].parameters(), block + "attn.");
+    gain(2 * l + 1, block + "norm2");
+    append(config_.family == CemFamily::cem ? cem_mlp_[l].parameters() : std_mlp_[l].parameters(), block + "mlp.");
+  }
+  gain(2 * config_.layers, "norm_final");
+  out.push_back({"w_out", w_out_.data(), grad_w_out_.data(), w_out_.size(), config_.d_out, d});
+  return out;
+}
+
+template <class S>
+std::size_t CemTransformerT<S>::parameter_count() const {
+  return cem_count_parameters(const_cast<CemTransformerT*>(this)->parameters());
+}
+
+template <class S>
+void CemTransformerT<S>::zero_grad() {
+  for (const auto& v : parameters()) std::fill(v.grad, v.grad + v.size, S(0));
+}
+
+template <class S>
+std::string CemTransformerT<S>::attention_forward(int l, const S* in, int n, S* out) {
+  return config_.family == CemFamily::cem ? cem_attn_[l].forward(in, n, out) : std_attn_[l].forward(in, n, out);
+}
+
+template <class S>
+std::string CemTransformerT<S>::mlp_forward(int l, const S* in, int n, S* out) {
+  return config_.family == CemFamily::cem ? cem_mlp_[l].forward(in, n, out) : std_mlp_[l].forward(in, n, out);
+}
+
+template <class S>
+std::string CemTransformerT<S>::attention_backward(int l, const S* in, int n, const S* dout, S* din) {
+  return config_.family == CemFamily::cem ? cem_attn_[l].backward(in, n, dout, din, true)
+                                          : std_attn_[l].backward(in, n, dout, din, true);
+}
+
+template <class S>
+std::string CemTransformerT<S>::mlp_backward(int l, const S* in, int n, const S* dout, S* din) {
+  return config_.family == CemFamily::cem ? cem_mlp_[l].backward(in, n, dout, din, true)
+                                          : std_mlp_[l].backward(in, n, dout, din, true);
+}
+
+template <class S>
+std::string CemTransformerT<S>::forward(const S* x, int n, S* out) {
+  if (!error_.empty()) return error_;
+  if (std::string e = cem_check_call(n, x, out); !e.empty()) return e;
+  const int d = config_.d, layers = config_.layers;
+  const std::size_t nd = std::size_t(n) * d, slots = 4 * std::size_t(layers) + 2;
+  if (nd * slots > cem_max_tensor_floats || std::size_t(n) * std::max(config_.d_in, config_.d_out) > cem_max_tensor_floats) {
+    return "n·d·(4·layers + 2) must be at most " + std::to_string(cem_max_tensor_floats) + " (n = " + std::to_string(n) + ")";
+  }
+  cached_n_ = 0;
+  x_.assign(x, x + std::size_t(n) * config_.d_in);
+  acts_.assign(slots * nd, S(0));
+  inv_rms_.assign((2 * std::size_t(layers) + 1) * n, S(0));
+  auto slot = [&](std::size_t s) { return acts_.data() + s * nd; };
+  auto norm = [&](int row, const S* in, S* y) {
+    cem_rmsnorm_forward(in, gains_.data() + std::size_t(row) * d, n, d, S(config_.norm_eps), y,
+                        inv_rms_.data() + std::size_t(row) * n);
+  };
+  mm_nt(x, w_in_.data(), slot(0), n, config_.d_in, d);  // H⁰ = x W_inᵀ
+  const bool standard = config_.family == CemFamily::standard;
+  for (int l = 0; l < layers; ++l) {
+    S *h = slot(4 * l), *a1 = slot(4 * l + 1), *mid = slot(4 * l + 2), *a2 = slot(4 * l + 3), *next = slot(4 * l + 4);
+    norm(2 * l, h, a1);
+    if (std::string e = attention_forward(l, a1, n, mid); !e.empty()) return e;
+    add_residual(mid, a1, h, nd, standard);
+    norm(2 * l + 1, mid, a2);
+    if (std::string e = mlp_forward(l, a2, n, next); !e.empty()) return e;
+    add_residual(next, a2, mid, nd, standard);
+  }
+  norm(2 * layers, slot(4 * layers), slot(4 * layers + 1));
+  mm_nt(slot(4 * layers + 1), w_out_.data(), out, n, d, config_.d_out);  // out = F W_outᵀ
+  cached_n_ = n;
+  return "";
+}
+
+template <class S>
+std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
+  if (!error_.empty()) return error_;
+  if (cached_n_ == 0) return "backward needs a successful forward first";
+  if (grad_out == nullptr) return "grad_out must not be null";
+  const int n = cached_n_, d = config_.d, layers = config_.layers;
+  const std::size_t nd = std::size_t(n) * d;
+  auto slot = [&](std::size_t s) { return acts_.data() + s * nd; };
+  auto norm_back = [&](int row, const S* in, const S* dy, S* dx) {
+    cem_rmsnorm_backward(in, gains_.data() + std::size_t(row) * d, inv_rms_.data() + std::size_t(row) * n, dy, n, d, dx,
+                         grad_gains_.data() + std::size_t(row) * d);
+  };
+  std::vector<S> dh(nd), da(nd), dmid(nd), tmp(nd);
+  mm_tn(grad_out, slot(4 * layers + 1), grad_w_out_.data(), config_.d_out, n, d, true);  // dW_out += doutᵀ F
+  mm_nn(grad_out, w_out_.data(), da.data(), n, config_.d_out, d);                        // dF = dout W_out
+  norm_back(2 * layers, slot(4 * layers), da.data(), dh.data());
+  const bool standard = config_.family == CemFamily::standard;
+  for (int l = layers - 1; l >= 0; --l) {
+    // dh holds dL/dH^{l+1}. H^{l+1} = H' + U(N') with U = mlp (standard) or mlp − identity
+    // (cem), N' = RMSNorm(H'): dL/dN' = U'ᵀ dh, dL/dH' = dh + RMSNorm'ᵀ dL/dN'.
+    if (std::string e = mlp_backward(l, slot(4 * l + 3), n, dh.data(), da.data()); !e.empty()) return e;
+    if (!standard) for (std::size_t i = 0; i < nd; ++i) da[i] -= dh[i];
+    norm_back(2 * l + 1, slot(4 * l + 2), da.data(), dmid.data());
+    for (std::size_t i = 0; i < nd; ++i) dmid[i] += dh[i];
+    if (std::string e = attention_backward(l, slot(4 * l + 1), n, dmid.data(), da.data()); !e.empty()) return e;
+    if (!standard) for (std::size_t i = 0; i < nd; ++i) da[i] -= dmid[i];
+    norm_back(2 * l, slot(4 * l), da.data(), tmp.data());
+    for (std::size_t i = 0; i < nd; ++i) tmp[i] += dmid[i];
+    dh.swap(tmp);
+  }
+  mm_tn(dh.data(), x_.data(), grad_w_in_.data(), d, n, config_.d_in, true);  // dW_in += dHᵀ x
+  if (grad_x != nullptr) mm_nn(dh.data(), w_in_.data(), grad_x, n, d, config_.d_in);
+  return "";
+}
+
+template <class S>
+std::string CemTransformerT<S>::adam_step(const CemAdamConfig& adam) {
+  if (!error_.empty()) return error_;
+  return adam_.step(parameters(), adam);
+}
+
+template <class S>
+CemAttentionT<S>* CemTransformerT<S>::cem_attention(int l) {
+  return l >= 0 && l < int(cem_attn_.size()) ? &cem_attn_[l] : nullptr;
+}
+template <class S>
+CemMlpT<S>* CemTransformerT<S>::cem_mlp(int l) {
+  return l >= 0 && l < int(cem_mlp_.size()) ? &cem_mlp_[l] : nullptr;
+}
+template <class S>
+CemStdAttentionT<S>* CemTransformerT<S>::std_attention(int l) {
+  return l >= 0 && l < int(std_attn_.size()) ? &std_attn_[l] : nullptr;
+}
+template <class S>
+CemSwiGluT<S>* CemTransformerT<S>::std_mlp(int l) {
+  return l >= 0 && l < int(std_mlp_.size()) ? &std_mlp_[l] : nullptr;
+}
+
+template class CemTransformerT<float>;
+template class CemTransformerT<double>;
+
+}  // namespace gatelab

@@ -1,0 +1,116 @@
+// GpSession: one transformer learning in-context GP regression (see gp.hpp) — config
+// checks, the learning-rate schedule, the training step and the predictions.
+#include <cmath>
+
+#include "gatelab/gp/session.hpp"
+
+namespace gatelab {
+
+std::string validate(const GpTrainConfig& c, const GpModelSpec& spec) {
+  if (std::string e = validate(c.data); !e.empty()) return "data: " + e;
+  if (c.batch < 1 || c.batch > 1024) return "batch must be in 1…1024 (batch = " + std::to_string(c.batch) + ")";
+  if (!(c.lr > 0.0f && c.lr <= 1.0f)) return "lr must be in (0, 1]";
+  if (!(c.weight_decay >= 0.0f && c.weight_decay <= 1.0f)) return "weight_decay must be in [0, 1]";
+  if (!(c.clip_norm >= 0.0f && c.clip_norm <= 1e6f)) return "clip_norm must be in [0, 1e6]";
+  if (c.warmup < 0 || c.decay_steps < 0) return "warmup and decay_steps must not be negative";
+  if (spec.steps < 1 || spec.steps > cem_max_steps) {
+    return "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(spec.steps) + ")";
+  }
+  return validate(gp_model_config(c, spec));
+}
+
+CemTransformerConfig gp_model_config(const GpTrainConfig& c, const GpModelSpec& spec) {
+  CemTransformerConfig m;
+  m.family = spec.family;
+  m.d_in = gp_token_width(c.data);
+  m.d = c.d;
+  m.d_out = 1;
+  m.layers = c.layers;
+  m.heads = c.heads;
+  m.hidden = c.hidden;
+  m.diagonal = spec.diagonal;
+  cem_set_shared_descent(m, spec.steps, c.eta, spec.precond, spec.precond_rank);
+  m.seed = c.seed;
+  return m;
+}
+
+float gp_learning_rate(const GpTrainConfig& c, int step) { return cem_scheduled_lr(c.lr, c.warmup, c.decay_steps, step); }
+
+GpSession::GpSession(const GpTrainConfig& config, const GpModelSpec& spec)
+    : config_(config), spec_(spec), error_(validate(config, spec)), model_(gp_model_config(config, spec)),
+      stream_(config.seed, 11u) {}
+
+std::string GpSession::train(int steps) {
+  if (!error_.empty()) return error_;
+  if (steps < 0 || steps > 1000000) return "steps must be in 0…1000000";
+  if (diverged_) return "training diverged at step " + std::to_string(steps_done());
+  const int n = config_.data.length, width = gp_token_width(config_.data), batch = config_.batch;
+  tokens_.resize(std::size_t(n) * width);
+  out_.resize(n);
+  target_.resize(n);
+  grad_.resize(n);
+  for (int s = 0; s < steps; ++s) {
+    model_.zero_grad();
+    double total = 0;
+    for (int b = 0; b < batch; ++b) {
+      const GpSequence seq = gp_sample(config_.data, stream_);
+      gp_tokens(config_.data, seq, tokens_.data());
+      for (int t = 0; t < n; ++t) target_[t] = static_cast<float>(seq.y[t]);
+      if (std::string e = model_.forward(tokens_.data(), n, out_.data()); !e.empty()) return e;
+      double loss = 0;
+      if (std::string e = cem_mse_loss(out_.data(), target_.data(), n, &loss, grad_.data()); !e.empty()) return e;
+      total += loss / batch;
+      for (auto& g : grad_) g /= static_cast<float>(batch);
+      if (std::string e = model_.backward(grad_.data(), nullptr); !e.empty()) return e;
+    }
+    losses_.push_back(total);
+    if (!std::isfinite(total)) {
+      diverged_ = true;
+      return "";
+    }
+    CemAdamConfig adam;
+    adam.lr = gp_learning_rate(config_, steps_done() - 1);
+    adam.weight_decay = config_.weight_decay;
+    adam.clip_norm = config_.clip_norm;
+    if (std::string e = model_.adam_step(adam); !e.empty()) return e;
+  }
+  return "";
+}
+
+std::string GpSession::predict(const GpSequence& seq, double* out) {
+  if (!error_.empty()) return error_;
+  const int n = config_.data.length, width = gp_token_width(config_.data);
+  if (out == nullptr) return "out must not be null";
+  if (int(seq.y.size()) != n || int(seq.x.size()) != n * config_.data.dx) {
+    return "the sequence must hold " + std::to_string(n) + " pairs of dx = " + std::to_string(config_.data.dx);
+  }
+  tokens_.resize(std::size_t(n) * width);
+  out_.resize(n);
+  gp_tokens(config_.data, seq, tokens_.data());
+  if (std::string e = model_.forward(tokens_.data(), n, out_.data()); !e.empty()) return e;
+  for (int t = 0; t < n; ++t) out[t] = out_[t];
+  return "";
+}
+
+std::string GpSession::predict_at(const GpSequence& seq, int context, const double* xq, int m, double* out) {
+  if (!error_.empty()) return error_;
+  const int n = config_.data.length, dx = config_.data.dx, width = gp_token_width(config_.data);
+  if (out == nullptr || xq == nullptr) return "xq and out must not be null";
+  if (int(seq.y.size()) != n || int(seq.x.size()) != n * dx) return "the sequence does not match the session";
+  if (context < 0 || context >= n) return "context must be in 0…" + std::to_string(n - 1);
+  if (m < 0 || m > 4096) return "m must be in 0…4096";
+  const int rows = context + 1;
+  tokens_.resize(std::size_t(n) * width);
+  out_.resize(n);
+  gp_tokens(config_.data, seq, tokens_.data());
+  // The causal model's output at position `context` depends on tokens 0 … context only, so
+  // replacing x_context by a query asks for the prediction at that query.
+  for (int q = 0; q < m; ++q) {
+    for (int k = 0; k < dx; ++k) tokens_[std::size_t(context) * width + k] = static_cast<float>(xq[std::size_t(q) * dx + k]);
+    if (std::string e = model_.forward(tokens_.data(), rows, out_.data()); !e.empty()) return e;
+    out[q] = out_[context];
+  }
+  return "";
+}
+
+}  // namespace gatelab

@@ -1,0 +1,173 @@
+// The training race (see race.hpp): every (seed, model) pair is one Trainer run; a model's
+// run depends only on its own options and the seed, so adding a model to the race never
+// changes another's curves. Reductions over seeds run in double in seed order, as running
+// sums, so memory does not grow with the number of seeds.
+#include "gatelab/train/race.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gatelab {
+namespace {
+
+int parameters_per_unit(const RaceOptions& o, const RaceModel& m) {
+  const int d_in = o.trainer.bias_feature ? 3 : 2;
+  return m.kind == LayerKind::mlp ? d_in + 1 : 2 * d_in + 1;  // rank 1, d_out = 1
+}
+
+float metric(const TrainRecord& r, int i) {
+  switch (i) {
+    case 0: return r.train_loss;
+    case 1: return r.test_loss;
+    case 2: return r.train_accuracy;
+    default: return r.test_accuracy;
+  }
+}
+
+TrainerOptions model_options(const RaceOptions& o, const RaceModel& m, int seed_index) {
+  TrainerOptions t = o.trainer;
+  t.layer.kind = m.kind;
+  t.layer.activation = m.activation;
+  t.layer.rank = 1;
+  t.layer.hidden = race_hidden(o, m);
+  t.layer.seed = o.trainer.layer.seed + static_cast<std::uint64_t>(seed_index);
+  return t;
+}
+
+// Running sums over seeds for one model, record by record: memory is records × metrics,
+// whatever the number of seeds. A run shorter than the race (diverged) repeats its last
+// record to the end.
+struct Accumulator {
+  std::vector<double> sum[race_metrics], sum2[race_metrics], lo[race_metrics], hi[race_metrics];
+  int runs = 0;
+
+  explicit Accumulator(int records) {
+    for (int k = 0; k < race_metrics; ++k) {
+      sum[k].assign(records, 0.0);
+      sum2[k].assign(records, 0.0);
+      lo[k].assign(records, INFINITY);
+      hi[k].assign(records, -INFINITY);
+    }
+  }
+
+  void add(const std::vector<TrainRecord>& run) {
+    ++runs;
+    for (int k = 0; k < race_metrics; ++k) {
+      for (std::size_t i = 0; i < sum[k].size(); ++i) {
+        const double v = metric(run[std::min(i, run.size() - 1)], k);
+        sum[k][i] += v;
+        sum2[k][i] += v * v;
+        lo[k][i] = std::fmin(lo[k][i], v);
+        hi[k][i] = std::fmax(hi[k][i], v);
+      }
+    }
+  }
+
+  void finish(int eval_every, RaceCurves& c) const {
+    const std::size_t records = sum[0].size();
+    c.steps.resize(records);
+    for (std::size_t i = 0; i < records; ++i) c.steps[i] = static_cast<int>(i) * eval_every;
+    for (int k = 0; k < race_metrics; ++k) {
+      c.mean[k].resize(records);
+      c.std[k].resize(records);
+      c.min[k].resize(records);
+      c.max[k].resize(records);
+      for (std::size_t i = 0; i < records; ++i) {
+        const double mean = sum[k][i] / runs;
+        c.mean[k][i] = static_cast<float>(mean);
+        c.std[k][i] = static_cast<float>(std::sqrt(std::fmax(0.0, sum2[k][i] / runs - mean * mean)));
+        c.min[k][i] = static_cast<float>(lo[k][i]);
+        c.max[k][i] = static_cast<float>(hi[k][i]);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::string race_label(const RaceModel& m) {
+  const std::string act = activation_name(m.activation.kind);
+  if (m.kind != LayerKind::gated) return std::string(layer_kind_name(m.kind)) + "(" + act + ")";
+  switch (m.activation.kind) {
+    case Activation::identity: return "Bilinear";
+    case Activation::relu: return "ReGLU";
+    case Activation::gelu: return "GEGLU";
+    case Activation::gelu_tanh: return "GEGLU(tanh)";
+    case Activation::silu: return "SwiGLU";
+    case Activation::sigmoid: return "GLU";
+    default: return "gated(" + act + ")";
+  }
+}
+
+std::vector<RaceModel> default_race_models() {
+  return {{LayerKind::mlp, {Activation::relu, 1.0f}},      {LayerKind::symmetric, {Activation::relu, 1.0f}},
+          {LayerKind::gated, {Activation::relu, 1.0f}},    {LayerKind::gated, {Activation::gelu, 1.0f}},
+          {LayerKind::gated, {Activation::silu, 1.0f}},    {LayerKind::gated, {Activation::sigmoid, 1.0f}},
+          {LayerKind::gated, {Activation::identity, 1.0f}}};
+}
+
+int race_hidden(const RaceOptions& o, const RaceModel& m) {
+  if (o.width_rule == WidthRule::shazeer) {
+    return m.kind == LayerKind::mlp ? o.mlp_hidden : std::max(1, (2 * o.mlp_hidden + 1) / 3);
+  }
+  const int per_unit = parameters_per_unit(o, m);
+  return std::max(1, (o.budget + per_unit / 2) / per_unit);
+}
+
+std::string validate(const RaceOptions& o) {
+  if (o.models.empty() || o.models.size() > static_cast<std::size_t>(max_race_models)) {
+    return "models must list from 1 to " + std::to_string(max_race_models) + " models";
+  }
+  if (o.seeds < 1 || o.seeds > max_race_seeds) return "seeds must be an integer from 1 to " + std::to_string(max_race_seeds);
+  if (o.steps < 1 || o.steps > max_race_steps) return "steps must be an integer from 1 to " + std::to_string(max_race_steps);
+  if (o.trainer.eval_every < 1 || o.steps / o.trainer.eval_every + 1 > max_race_records) {
+    return "steps / evalEvery must be at most " + std::to_string(max_race_records - 1) + " (raise evalEvery)";
+  }
+  if (o.width_rule == WidthRule::budget && (o.budget < 1 || o.budget > max_race_budget)) {
+    return "budget must be an integer from 1 to " + std::to_string(max_race_budget);
+  }
+  if (o.width_rule == WidthRule::shazeer && (o.mlp_hidden < 1 || o.mlp_hidden > max_trainer_units)) {
+    return "mlpHidden must be an integer from 1 to " + std::to_string(max_trainer_units);
+  }
+  if (!o.user_data) {
+    if (std::string e = validate(o.data); !e.empty()) return e;
+  }
+  for (const RaceModel& m : o.models) {
+    if (std::string e = validate(model_options(o, m, 0)); !e.empty()) return race_label(m) + ": " + e;
+  }
+  return {};
+}
+
+std::vector<RaceResult> run_race(const RaceOptions& o) {
+  const int records = o.steps / o.trainer.eval_every + 1;
+  std::vector<RaceResult> results(o.models.size());
+  std::vector<Accumulator> curves(o.models.size(), Accumulator(records));
+  for (int s = 0; s < o.seeds; ++s) {
+    DatasetOptions data = o.data;
+    data.seed = o.data.seed + static_cast<std::uint64_t>(s);
+    const Dataset dataset = o.user_data ? *o.user_data : make_dataset(data);
+    for (std::size_t k = 0; k < o.models.size(); ++k) {
+      Trainer trainer(model_options(o, o.models[k], s), dataset);
+      trainer.step(o.steps);
+      RaceResult& r = results[k];
+      if (trainer.divergence().diverged && r.diverged++ == 0) r.first_divergence = trainer.divergence().message;
+      if (trainer.history().empty()) {  // the initial loss was not finite
+        curves[k].add({{0, NAN, NAN, 0.0f, 0.0f, 0.0f}});
+      } else {
+        curves[k].add(trainer.history());
+      }
+      const TrainRecord last = trainer.history().empty() ? TrainRecord{0, NAN, NAN, 0, 0, 0} : trainer.history().back();
+      for (int m = 0; m < race_metrics; ++m) r.final_values[m].push_back(metric(last, m));
+      if (s == 0) {
+        r.model = o.models[k];
+        r.label = race_label(o.models[k]);
+        r.hidden = trainer.layer().config().hidden;
+        r.parameters = trainer.layer().parameter_count();
+      }
+    }
+  }
+  for (std::size_t k = 0; k < o.models.size(); ++k) curves[k].finish(o.trainer.eval_every, results[k].curves);
+  return results;
+}
+
+}  // namespace gatelab

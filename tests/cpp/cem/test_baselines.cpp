@@ -1,0 +1,107 @@
+// The standard baselines of the CEM experiments: RMSNorm, untied causal multi-head attention
+// and the SwiGLU gated MLP — forwards against direct formulas, causality, and backward passes
+// against finite differences.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "gatelab/cem/baselines.hpp"
+#include "support/cem_layer_checks.hpp"
+#include "support/cem_support.hpp"
+
+using namespace gatelab;
+
+TEST(CemRmsNorm, NormalisesRowsAndMatchesFiniteDifferences) {
+  const int n = 3, d = 5;
+  auto x = cemtest::randn<double>(n * d, 1, 2.0);
+  auto gain = cemtest::randn<double>(d, 2, 0.5, 1.0);
+  const auto weights = cemtest::randn<double>(n * d, 3);
+  std::vector<double> ones(d, 1.0), y(n * d), inv(n), dx(n * d), dgain(d, 0.0);
+  cem_rmsnorm_forward(x.data(), ones.data(), n, d, 1e-5, y.data(), inv.data());
+  for (int i = 0; i < n; ++i) {
+    double ms = 0;
+    for (int c = 0; c < d; ++c) ms += y[i * d + c] * y[i * d + c] / d;
+    EXPECT_NEAR(ms, 1.0, 1e-4);
+  }
+  auto loss = [&]() {
+    cem_rmsnorm_forward(x.data(), gain.data(), n, d, 1e-5, y.data(), inv.data());
+    return cemtest::weighted_sum(y, weights);
+  };
+  loss();
+  cem_rmsnorm_backward(x.data(), gain.data(), inv.data(), weights.data(), n, d, dx.data(), dgain.data());
+  EXPECT_LE(cemtest::rel_error(dx, cemtest::numeric_gradient(x, loss, 1e-6)), 1e-7);
+  EXPECT_LE(cemtest::rel_error(dgain, cemtest::numeric_gradient(gain, loss, 1e-6)), 1e-7);
+}
+
+TEST(CemStdAttention, FirstTokenAttendsOnlyToItselfAndLaterTokensChangeNothingBefore) {
+  const int d = 8, n = 6;
+  CemStdAttention layer({d, 2, 0.0f, 3});
+  auto x = cemtest::randn<float>(n * d, 4);
+  std::vector<float> a(n * d), b(n * d);
+  ASSERT_EQ(layer.forward(x.data(), n, a.data()), "");
+  // Token 0: α = 1 on itself, so out_0 = W_O (W_V x_0).
+  const auto& p = layer.params();
+  for (int c = 0; c < d; ++c) {
+    double expected = 0;
+    for (int k = 0; k < d; ++k) {
+      double v = 0;
+      for (int e = 0; e < d; ++e) v += double(p.wv(k, e)) * x[e];
+      expected += double(p.wo(c, k)) * v;
+    }
+    EXPECT_NEAR(a[c], expected, 1e-5);
+  }
+  for (int c = 0; c < d; ++c) x[4 * d + c] *= -1.0f;
+  ASSERT_EQ(layer.forward(x.data(), n, b.data()), "");
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(float) * 4 * d), 0);
+}
+
+TEST(CemStdAttention, BackwardMatchesFiniteDifferences) {
+  const int d = 6, n = 5;
+  for (int heads : {1, 2, 3}) {
+    SCOPED_TRACE("heads = " + std::to_string(heads));
+    CemStdAttention64 layer({d, heads, 0.0f, 7});
+    cemtest::randomize(layer.parameters(), 9, 0.6);
+    auto x = cemtest::randn<double>(n * d, 10);
+    const auto weights = cemtest::randn<double>(n * d, 11);
+    std::vector<double> dx;
+    ASSERT_NO_FATAL_FAILURE(cemtest::expect_backward_matches_finite_differences(layer, x, n, weights, 1e-6, 1e-6, dx));
+  }
+}
+
+TEST(CemSwiGlu, ForwardIsTheGatedFormulaAndBackwardMatchesFiniteDifferences) {
+  const int d = 5, m = 7, n = 3;
+  CemSwiGlu64 layer({d, m, {Activation::silu, 1.0f}, 2});
+  auto x = cemtest::randn<double>(n * d, 12);
+  std::vector<double> out(n * d), dx;
+  ASSERT_EQ(layer.forward(x.data(), n, out.data()), "");
+  const auto& p = layer.params();
+  for (int i = 0; i < n; ++i) {
+    for (int c = 0; c < d; ++c) {
+      double expected = 0;
+      for (int k = 0; k < m; ++k) {
+        double zg = 0, zu = 0;
+        for (int e = 0; e < d; ++e) {
+          zg += p.w_gate(k, e) * x[i * d + e];
+          zu += p.w_up(k, e) * x[i * d + e];
+        }
+        expected += p.w_down(c, k) * (zg / (1.0 + std::exp(-zg))) * zu;  // reference only
+      }
+      EXPECT_NEAR(out[i * d + c], expected, 1e-6);
+    }
+  }
+  const auto weights = cemtest::randn<double>(n * d, 13);
+  // SiLU comes from the float catalogue even here: wider step, looser bound.
+  ASSERT_NO_FATAL_FAILURE(cemtest::expect_backward_matches_finite_differences(layer, x, n, weights, 1e-3, 2e-3, dx));
+}
+
+TEST(CemBaselines, CountParametersAndValidate) {
+  CemStdAttention attn({8, 2, 0.0f, 0});
+  EXPECT_EQ(attn.parameter_count(), 4u * 64);
+  CemSwiGlu mlp({8, 24, {Activation::silu, 1.0f}, 0});
+  EXPECT_EQ(mlp.parameter_count(), 3u * 8 * 24);
+  EXPECT_EQ(validate(CemStdAttentionConfig{9, 2, 0.0f, 0}), "heads must divide d (d = 9, heads = 2)");
+  EXPECT_NE(validate(CemSwiGluConfig{8, 0, {Activation::silu, 1.0f}, 0}).find("hidden"), std::string::npos);
+  CemSwiGlu broken({8, 0, {Activation::silu, 1.0f}, 0});
+  std::vector<float> x(8), out(8);
+  EXPECT_EQ(broken.forward(x.data(), 1, out.data()), broken.error());
+}

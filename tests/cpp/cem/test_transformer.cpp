@@ -1,0 +1,289 @@
+// The small CEM / standard transformer: parameter counts, causality, backward against finite
+// differences for both families, Adam lowering the loss on a tiny in-context task, the
+// losses and the optimizer on their own, and validation.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "gatelab/cem/adam.hpp"
+#include "gatelab/cem/transformer.hpp"
+#include "support/golden_hash.hpp"
+#include "support/cem_support.hpp"
+
+using namespace gatelab;
+
+namespace {
+
+CemTransformerConfig small_config(CemFamily family) {
+  CemTransformerConfig c;
+  c.family = family;
+  c.d_in = 3;
+  c.d = 4;
+  c.d_out = 2;
+  c.layers = 2;
+  c.heads = 2;
+  c.hidden = 6;
+  c.attn_steps = 2;
+  c.mlp_steps = 2;
+  c.attn_eta = 0.5f;
+  c.mlp_eta = 0.5f;
+  c.diagonal = CemDiagonal::shared;
+  c.attn_precond = CemPrecond::paper;
+  c.attn_precond_rank = 1;
+  c.mlp_precond = CemPrecond::psd;
+  c.mlp_precond_rank = 1;
+  c.seed = 5;
+  return c;
+}
+
+}  // namespace
+
+TEST(CemTransformer, CountsParameters) {
+  CemTransformerConfig c = small_config(CemFamily::cem);
+  c.d = 16;
+  c.hidden = 40;
+  c.attn_precond_rank = 2;
+  c.mlp_precond_rank = 3;
+  const std::size_t d = 16, m = 40, L = 2;
+  const std::size_t attn = 2 * d * d + d + (d + 2 * d * 2), mlp = 2 * d * m + (d + d * 3);
+  EXPECT_EQ(CemTransformer(c).parameter_count(), d * 3 + L * (2 * d + attn + mlp) + d + 2 * d);
+  c.family = CemFamily::standard;
+  EXPECT_EQ(CemTransformer(c).parameter_count(), d * 3 + L * (2 * d + 4 * d * d + 3 * d * m) + d + 2 * d);
+}
+
+TEST(CemTransformer, LaterTokensNeverChangeEarlierOutputs) {
+  const int n = 7;
+  for (CemFamily family : {CemFamily::cem, CemFamily::standard}) {
+    CemTransformerConfig c = small_config(family);
+    c.d = 8;
+    CemTransformer model(c);
+    ASSERT_EQ(model.error(), "");
+    auto x = cemtest::randn<float>(n * c.d_in, 1);
+    std::vector<float> a(n * c.d_out), b(n * c.d_out);
+    ASSERT_EQ(model.forward(x.data(), n, a.data()), "");
+    for (int k = 0; k < c.d_in; ++k) x[5 * c.d_in + k] += 1.0f;
+    ASSERT_EQ(model.forward(x.data(), n, b.data()), "");
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(float) * 5 * c.d_out), 0) << cem_family_name(family);
+    EXPECT_NE(std::memcmp(a.data() + 5 * c.d_out, b.data() + 5 * c.d_out, sizeof(float) * c.d_out), 0);
+  }
+}
+
+TEST(CemTransformer, CemBlockAddsOnlyTheUpdateToTheStream) {
+  // One block: H' = H + (CemAttention(N) − N), H⁺ = H' + (CemMlp(N') − N'), N = RMSNorm(H).
+  CemTransformerConfig c = small_config(CemFamily::cem);
+  c.layers = 1;
+  CemTransformer64 model(c);
+  cemtest::randomize(model.parameters(), 4, 0.5);
+  const int n = 5, d = c.d;
+  const auto x = cemtest::randn<double>(n * c.d_in, 6);
+  std::vector<double> out(n * c.d_out);
+  ASSERT_EQ(model.forward(x.data(), n, out.data()), "");
+  const auto views = model.parameters();
+  auto gain = [&](const char* name) { return cem_find_parameter(views, name)->value; };
+  std::vector<double> h(n * d), nrm(n * d), inv(n), step(n * d), mid(n * d), top(n * d), fin(n * d), want(n * c.d_out, 0.0);
+  const double* w_in = cem_find_parameter(views, "w_in")->value;
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < d; ++k)
+      for (int j = 0; j < c.d_in; ++j) h[i * d + k] += x[i * c.d_in + j] * w_in[k * c.d_in + j];
+  cem_rmsnorm_forward(h.data(), gain("block0.norm1"), n, d, double(c.norm_eps), nrm.data(), inv.data());
+  ASSERT_EQ(model.cem_attention(0)->forward(nrm.data(), n, step.data()), "");
+  for (int i = 0; i < n * d; ++i) mid[i] = h[i] + (step[i] - nrm[i]);
+  cem_rmsnorm_forward(mid.data(), gain("block0.norm2"), n, d, double(c.norm_eps), nrm.data(), inv.data());
+  ASSERT_EQ(model.cem_mlp(0)->forward(nrm.data(), n, step.data()), "");
+  for (int i = 0; i < n * d; ++i) top[i] = mid[i] + (step[i] - nrm[i]);
+  cem_rmsnorm_forward(top.data(), gain("norm_final"), n, d, double(c.norm_eps), fin.data(), inv.data());
+  const double* w_out = cem_find_parameter(views, "w_out")->value;
+  for (int i = 0; i < n; ++i)
+    for (int o = 0; o < c.d_out; ++o)
+      for (int k = 0; k < d; ++k) want[i * c.d_out + o] += fin[i * d + k] * w_out[o * d + k];
+  EXPECT_LE(cemtest::rel_error(out, want), 1e-12);
+}
+
+TEST(CemTransformer, BackwardMatchesFiniteDifferences) {
+  const int n = 4;
+  for (CemFamily family : {CemFamily::cem, CemFamily::standard}) {
+    SCOPED_TRACE(cem_family_name(family));
+    const CemTransformerConfig c = small_config(family);
+    CemTransformer64 model(c);
+    cemtest::randomize(model.parameters(), 31, 0.6);
+    auto x = cemtest::randn<double>(n * c.d_in, 2);
+    const auto weights = cemtest::randn<double>(n * c.d_out, 3);
+    std::vector<double> out(n * c.d_out), dx(n * c.d_in);
+    auto loss = [&]() {
+      EXPECT_EQ(model.forward(x.data(), n, out.data()), "");
+      return cemtest::weighted_sum(out, weights);
+    };
+    loss();
+    model.zero_grad();
+    ASSERT_EQ(model.backward(weights.data(), dx.data()), "");
+    // The MLPs' activations come from the float catalogue: wider step, looser bound.
+    cemtest::expect_param_grads_match(model.parameters(), loss, 1e-3, 3e-3, 6);
+    EXPECT_LE(cemtest::rel_error(dx, cemtest::numeric_gradient(x, loss, 1e-3)), 3e-3) << "grad_x";
+
+    // Accumulation: a second backward of the same forward doubles the grads.
+    loss();
+    const auto views = model.parameters();
+    const double before = views[1].grad[0];
+    ASSERT_EQ(model.backward(weights.data(), nullptr), "");
+    EXPECT_NEAR(views[1].grad[0], 2 * before, 1e-12 * std::max(1.0, std::fabs(before)));
+  }
+}
+
+TEST(CemTransformer, AdamLowersTheLossOfATinyInContextTask) {
+  // Target: the running mean of the first input coordinate over the prefix (needs attention).
+  const int n = 8, batch = 4, steps = 60;
+  for (CemFamily family : {CemFamily::cem, CemFamily::standard}) {
+    CemTransformerConfig c = small_config(family);
+    c.d_in = 2;
+    c.d = 8;
+    c.d_out = 1;
+    c.hidden = 16;
+    CemTransformer model(c);
+    ASSERT_EQ(model.error(), "");
+    std::vector<std::vector<float>> xs, ys;
+    for (int b = 0; b < batch; ++b) {
+      auto u = cemtest::randn<float>(n, 100 + b);
+      std::vector<float> x(n * 2), y(n);
+      double sum = 0;
+      for (int i = 0; i < n; ++i) {
+        x[i * 2] = u[i];
+        x[i * 2 + 1] = 1.0f;
+        sum += u[i];
+        y[i] = float(sum / (i + 1));
+      }
+      xs.push_back(x);
+      ys.push_back(y);
+    }
+    CemAdamConfig adam;
+    adam.lr = 1e-2f;
+    adam.clip_norm = 10.0f;
+    auto epoch = [&](bool train) {
+      double total = 0;
+      if (train) model.zero_grad();
+      for (int b = 0; b < batch; ++b) {
+        std::vector<float> out(n), grad(n);
+        EXPECT_EQ(model.forward(xs[b].data(), n, out.data()), "");
+        double loss = 0;
+        EXPECT_EQ(cem_mse_loss(out.data(), ys[b].data(), n, &loss, grad.data()), "");
+        total += loss / batch;
+        if (train) {
+          for (auto& g : grad) g /= batch;
+          EXPECT_EQ(model.backward(grad.data(), nullptr), "");
+        }
+      }
+      if (train) EXPECT_EQ(model.adam_step(adam), "");
+      return total;
+    };
+    const double initial = epoch(false);
+    for (int s = 0; s < steps; ++s) epoch(true);
+    const double final_loss = epoch(false);
+    EXPECT_EQ(model.adam_steps_taken(), steps);
+    EXPECT_LT(final_loss, 0.5 * initial) << cem_family_name(family) << ": " << initial << " → " << final_loss;
+  }
+}
+
+TEST(CemLosses, GradientsMatchFiniteDifferences) {
+  const int n = 3, classes = 5;
+  auto logits = cemtest::randn<double>(n * classes, 1, 2.0);
+  const std::int32_t targets[n] = {4, 0, 2};
+  std::vector<double> grad(n * classes);
+  double loss = 0;
+  ASSERT_EQ(cem_cross_entropy_loss(logits.data(), targets, n, classes, &loss, grad.data()), "");
+  auto ce = [&]() {
+    double l = 0;
+    cem_cross_entropy_loss<double>(logits.data(), targets, n, classes, &l, nullptr);
+    return l;
+  };
+  EXPECT_LE(cemtest::rel_error(grad, cemtest::numeric_gradient(logits, ce, 1e-6)), 1e-8);
+  const std::int32_t bad[n] = {0, 5, 1};
+  EXPECT_NE(cem_cross_entropy_loss<double>(logits.data(), bad, n, classes, &loss, nullptr).find("targets"),
+            std::string::npos);
+
+  auto pred = cemtest::randn<double>(6, 2);
+  const auto target = cemtest::randn<double>(6, 3);
+  std::vector<double> g(6);
+  ASSERT_EQ(cem_mse_loss(pred.data(), target.data(), 6, &loss, g.data()), "");
+  auto mse = [&]() {
+    double l = 0;
+    cem_mse_loss<double>(pred.data(), target.data(), 6, &l, nullptr);
+    return l;
+  };
+  EXPECT_LE(cemtest::rel_error(g, cemtest::numeric_gradient(pred, mse, 1e-6)), 1e-8);
+}
+
+TEST(CemAdam, FirstStepMovesEachParameterByTheLearningRateAgainstItsGradient) {
+  std::vector<double> value = {1.0, -2.0, 0.5}, grad = {0.3, -4.0, 1e-3};
+  std::vector<CemParamView<double>> views = {{"x", value.data(), grad.data(), 3, 1, 3}};
+  CemAdam64 adam;
+  CemAdamConfig config;
+  config.lr = 0.1f;
+  config.eps = 1e-12f;
+  ASSERT_EQ(adam.step(views, config), "");
+  EXPECT_NEAR(value[0], 1.0 - 0.1, 1e-6);
+  EXPECT_NEAR(value[1], -2.0 + 0.1, 1e-6);
+  EXPECT_NEAR(value[2], 0.5 - 0.1, 1e-6);
+  config.lr = -1.0f;
+  EXPECT_NE(adam.step(views, config).find("lr"), std::string::npos);
+  std::vector<CemParamView<double>> other = {{"x", value.data(), grad.data(), 2, 1, 2}};
+  EXPECT_NE(adam.step(other, CemAdamConfig{}), "");
+}
+
+TEST(CemTransformer, ValidatesConfigsAndCalls) {
+  CemTransformerConfig c = small_config(CemFamily::cem);
+  c.layers = 0;
+  EXPECT_EQ(validate(c), "layers must be in 1…" + std::to_string(cem_max_layers) + " (layers = 0)");
+  c = small_config(CemFamily::cem);
+  c.heads = 3;
+  EXPECT_EQ(validate(c), "attention: heads must divide d (d = 4, heads = 3)");
+  c = small_config(CemFamily::standard);
+  c.heads = 3;
+  EXPECT_EQ(validate(c), "attention: heads must divide d (d = 4, heads = 3)");
+  c = small_config(CemFamily::cem);
+  c.mlp_steps = 99;
+  EXPECT_NE(validate(c).find("mlp: steps"), std::string::npos);
+  CemTransformer broken(c);
+  std::vector<float> x(12), out(8);
+  EXPECT_EQ(broken.forward(x.data(), 4, out.data()), broken.error());
+  CemTransformer model(small_config(CemFamily::cem));
+  EXPECT_NE(model.backward(out.data(), nullptr), "");
+  EXPECT_NE(model.forward(x.data(), 0, out.data()), "");
+  EXPECT_NE(model.cem_attention(1), nullptr);
+  EXPECT_EQ(model.std_attention(0), nullptr);
+  EXPECT_EQ(model.cem_mlp(2), nullptr);
+}
+
+TEST(CemTransformer, SameBitsNativelyAndInWasm) {
+  // Forward, backward, one Adam step and a second forward of both families, hashed. The
+  // native and the wasm build check the same constants (they hold only while matmul,
+  // fastmath and the activations keep their bits: a deliberate change there updates them).
+  const std::uint64_t expected[2][2] = {{0x588c97f571c19902ULL, 0x647cc9687e4bc07dULL},
+                                        {0xd20b68b5c69c7928ULL, 0x2c6a053dc5c27474ULL}};
+  for (int f = 0; f < 2; ++f) {
+    CemTransformerConfig c;
+    c.family = f == 0 ? CemFamily::cem : CemFamily::standard;
+    c.d_in = 3;
+    c.d = 16;
+    c.d_out = 2;
+    c.heads = 4;
+    c.hidden = 32;
+    c.attn_precond = CemPrecond::paper;
+    c.attn_precond_rank = 2;
+    c.mlp_precond = CemPrecond::psd;
+    c.mlp_precond_rank = 2;
+    c.seed = 7;
+    CemTransformer model(c);
+    const int n = 20;
+    const auto x = cemtest::randn<float>(n * c.d_in, 1);
+    const auto g = cemtest::randn<float>(n * c.d_out, 2);
+    std::vector<float> out(n * c.d_out), dx(n * c.d_in);
+    ASSERT_EQ(model.forward(x.data(), n, out.data()), "");
+    ASSERT_EQ(model.backward(g.data(), dx.data()), "");
+    ASSERT_EQ(model.adam_step(CemAdamConfig{}), "");
+    ASSERT_EQ(model.forward(x.data(), n, out.data()), "");
+    std::printf("%s: out %016llx dx %016llx\n", cem_family_name(c.family), (unsigned long long)golden::fnv1a(out),
+                (unsigned long long)golden::fnv1a(dx));
+    EXPECT_EQ(golden::fnv1a(out), expected[f][0]) << cem_family_name(c.family);
+    EXPECT_EQ(golden::fnv1a(dx), expected[f][1]) << cem_family_name(c.family);
+  }
+}

@@ -1,0 +1,105 @@
+// Optimizers: the update rules on hand-checkable cases, Adam's bias correction, convergence
+// on a quadratic, state save/restore, and refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gatelab/train/optimizer.hpp"
+
+using namespace gatelab;
+
+namespace {
+
+// A gated layer's parameters (2 × 1 × 2 Q and K, 2 × 1 V) filled with one value.
+LayerParams params_filled(float value) {
+  LayerParams p;
+  p.q = xt::xtensor<float, 3>::from_shape({2, 1, 2});
+  p.k = xt::xtensor<float, 3>::from_shape({2, 1, 2});
+  p.v = xt::xtensor<float, 2>::from_shape({2, 1});
+  p.q.fill(value);
+  p.k.fill(value);
+  p.v.fill(value);
+  return p;
+}
+
+constexpr std::size_t count = 10;
+
+}  // namespace
+
+TEST(Optimizer, SgdStepsAgainstTheGradient) {
+  OptimizerOptions o{OptimizerKind::sgd, 0.5f};
+  Optimizer opt(o, count);
+  LayerParams p = params_filled(1.0f);
+  opt.step(p, params_filled(0.2f));
+  EXPECT_FLOAT_EQ(p.q(0, 0, 0), 0.9f);
+  EXPECT_FLOAT_EQ(p.v(1, 0), 0.9f);
+}
+
+TEST(Optimizer, MomentumAccumulatesVelocity) {
+  OptimizerOptions o{OptimizerKind::momentum, 0.1f, 0.5f};
+  Optimizer opt(o, count);
+  LayerParams p = params_filled(0.0f);
+  opt.step(p, params_filled(1.0f));  // v = 1,   θ = −0.1
+  opt.step(p, params_filled(1.0f));  // v = 1.5, θ = −0.25
+  EXPECT_FLOAT_EQ(p.k(1, 0, 1), -0.25f);
+  EXPECT_FLOAT_EQ(opt.state().first[3], 1.5f);
+}
+
+TEST(Optimizer, AdamFirstStepIsTheLearningRateTimesTheSignThanksToBiasCorrection) {
+  OptimizerOptions o{OptimizerKind::adam, 0.01f};
+  for (float g : {1e-3f, 0.5f, -40.0f}) {
+    Optimizer opt(o, count);
+    LayerParams p = params_filled(0.0f);
+    opt.step(p, params_filled(g));
+    EXPECT_NEAR(p.q(0, 0, 1), g > 0 ? -0.01f : 0.01f, 1e-6f) << g;
+  }
+}
+
+TEST(Optimizer, EveryKindMinimisesAQuadratic) {
+  // L = ½ Σ (θ − 3)²: gradient θ − 3.
+  for (OptimizerKind kind : {OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adam}) {
+    OptimizerOptions o{kind, kind == OptimizerKind::adam ? 0.05f : 0.1f};
+    Optimizer opt(o, count);
+    LayerParams p = params_filled(0.0f), g = params_filled(0.0f);
+    for (int step = 0; step < 2000; ++step) {
+      for (auto* t : {&p.q, &p.k}) {
+        auto& gt = t == &p.q ? g.q : g.k;
+        for (std::size_t i = 0; i < t->size(); ++i) gt.data()[i] = t->data()[i] - 3.0f;
+      }
+      for (std::size_t i = 0; i < p.v.size(); ++i) g.v.data()[i] = p.v.data()[i] - 3.0f;
+      opt.step(p, g);
+    }
+    EXPECT_NEAR(p.q(1, 0, 1), 3.0f, 1e-3f) << optimizer_name(kind);
+    EXPECT_NEAR(p.v(0, 0), 3.0f, 1e-3f) << optimizer_name(kind);
+  }
+}
+
+TEST(Optimizer, RestoredStateReplaysTheSameSteps) {
+  OptimizerOptions o{OptimizerKind::adam, 0.1f};
+  Optimizer opt(o, count);
+  LayerParams p = params_filled(1.0f);
+  opt.step(p, params_filled(0.3f));
+  const OptimizerState saved = opt.state();
+  const LayerParams saved_params = p;
+  opt.step(p, params_filled(-0.7f));
+  const LayerParams first = p;
+  opt.restore(saved);
+  p = saved_params;
+  opt.step(p, params_filled(-0.7f));
+  EXPECT_EQ(p.q, first.q);
+  EXPECT_EQ(p.v, first.v);
+}
+
+TEST(Optimizer, RefusalsNameTheField) {
+  auto error = [](OptimizerOptions o) { return validate(o); };
+  EXPECT_EQ(error({}), "");
+  EXPECT_NE(error({OptimizerKind::sgd, 0.0f}).find("learningRate"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::sgd, NAN}).find("learningRate"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::sgd, 2e6f}).find("learningRate"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::momentum, 0.1f, 1.0f}).find("momentum"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::adam, 0.1f, 0.9f, -0.1f}).find("beta1"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::adam, 0.1f, 0.9f, 0.9f, 1.0f}).find("beta2"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::adam, 0.1f, 0.9f, 0.9f, 0.99f, 0.0f}).find("epsilon"), std::string::npos);
+  EXPECT_EQ(parse_optimizer("adam"), OptimizerKind::adam);
+  EXPECT_FALSE(parse_optimizer("lion"));
+}
