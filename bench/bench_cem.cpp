@@ -15,6 +15,7 @@
 
 #include "bench_support.hpp"
 #include "gatelab/cem/transformer.hpp"
+#include "gatelab/train/optimizer.hpp"
 #include "gatelab/base/rng.hpp"
 
 using namespace gatelab;
@@ -37,12 +38,12 @@ struct Result {
 
 // One training step on (x, y); returns "" or the first error.
 std::string train_step(CemTransformer& model, const std::vector<float>& x, const std::vector<float>& y,
-                       std::vector<float>& out, std::vector<float>& grad, int n, const CemAdamConfig& adam) {
+                       std::vector<float>& out, std::vector<float>& grad, int n, Optimizer& adamw) {
   model.zero_grad();
   if (std::string e = model.forward(x.data(), n, out.data()); !e.empty()) return e;
   for (int i = 0; i < n; ++i) grad[i] = 2.0f * (out[i] - y[i]) / static_cast<float>(n);
   if (std::string e = model.backward(grad.data(), nullptr); !e.empty()) return e;
-  return model.adam_step(adam);
+  return adamw.step(model.parameters());
 }
 
 Result measure(CemFamily family, const Settings& s) {
@@ -75,8 +76,10 @@ Result measure(CemFamily family, const Settings& s) {
     x[2 * i + 1] = 0.5f * x[2 * i] + 0.1f * rng.normal();
     y[i] = x[2 * i + 1];
   }
-  CemAdamConfig adam;
-  adam.lr = 1e-4f;
+  OptimizerOptions options;
+  options.kind = OptimizerKind::adamw;
+  options.learning_rate = 1e-4f;
+  Optimizer adam(options);
 
   // One checked step first: an error would make every timed step meaningless.
   if (std::string e = train_step(model, x, y, out, grad, s.seq, adam); !e.empty()) {

@@ -22,6 +22,9 @@
 #include "gatelab/cem/baselines.hpp"
 #include "gatelab/cem/common.hpp"
 #include "gatelab/cem/mlp.hpp"
+#include "gatelab/cem/tie.hpp"
+#include "gatelab/cem/transformer.hpp"
+#include "gatelab/paper_a/layer.hpp"
 #include "gatelab/base/eigen.hpp"
 
 using namespace emscripten;
@@ -149,14 +152,41 @@ std::string to_config(const CemStdAttentionOptions& o, CemStdAttentionConfig& c)
   return js_names(validate(c));
 }
 
-std::string to_config(const CemGatedMlpOptions& o, CemSwiGluConfig& c) {
+std::string to_config(const CemGatedMlpOptions& o, LayerConfig& c) {
   if (std::string e = check_seed(o.seed); !e.empty()) return e;
-  if (std::string e = parse_activation_spec(o.activation, o.activationBeta, c.activation); !e.empty()) return e;
-  c.d = o.d;
-  c.hidden = o.hidden;
-  c.seed = static_cast<std::uint64_t>(o.seed);
+  ActivationSpec activation;
+  if (std::string e = parse_activation_spec(o.activation, o.activationBeta, activation); !e.empty()) return e;
+  if (std::string e = cem_validate_gated_mlp(o.d, o.hidden, activation); !e.empty()) return js_names(e);
+  c = standard_mlp_config(o.d, o.hidden, activation, static_cast<std::uint64_t>(o.seed));
   return js_names(validate(c));
 }
+
+// lab.cem's gated MLP: the paper-A gated rank-1 layer (the transformer's MLP slot), shown to
+// JS in the Llama layout: Wgate = Q, Wup = K (M × d) and Wdown = Vᵀ (d × M), transposed here.
+struct StandardMlp {
+  Layer layer;
+  explicit StandardMlp(const LayerConfig& c) : layer(c) { cem_init_mlp_slot(layer); }
+  explicit StandardMlp(Layer l) : layer(std::move(l)) {}
+  const std::string& error() const {
+    static const std::string none;
+    return none;
+  }
+  std::size_t parameter_count() const { return layer.parameter_count(); }
+  std::string forward(const float* x, int n, float* out) const {
+    if (n < 1 || n > std::min(cem_max_rows, layer.max_rows())) return "n must be in 1…" + std::to_string(cem_max_rows);
+    layer.forward(x, n, out);
+    return {};
+  }
+  std::vector<ParamView<float>> parameters() {
+    auto& p = layer.params();
+    auto& g = layer.grads();
+    const int m = layer.config().hidden, d = layer.config().d_in;
+    const std::size_t size = std::size_t(m) * d;
+    return {{"w_gate", p.q.data(), g.q.data(), size, m, d},
+            {"w_up", p.k.data(), g.k.data(), size, m, d},
+            {"w_down", p.v.data(), g.v.data(), size, d, m}};  // stored as V (M × d)
+  }
+};
 
 template <class Options, class Config>
 std::string validate_options(const Options& o) {
@@ -209,13 +239,33 @@ double parameter_count(const L& layer) {
   return static_cast<double>(layer.parameter_count());
 }
 
+// A view's values in the layout JS sees (rows × cols): as stored, except the gated MLP's
+// w_down, which is stored transposed (V = W_downᵀ).
+void copy_view_out(const ParamView<float>& v, const float* src, float* dst) {
+  const bool transposed = v.name == "w_down";
+  for (std::size_t e = 0; e < v.size; ++e) {
+    dst[e] = transposed ? src[(e % v.cols) * v.rows + e / v.cols] : src[e];
+  }
+}
+
+void copy_view_in(const ParamView<float>& v, const float* src, float* dst) {
+  const bool transposed = v.name == "w_down";
+  for (std::size_t e = 0; e < v.size; ++e) {
+    if (transposed) {
+      dst[(e % v.cols) * v.rows + e / v.cols] = src[e];
+    } else {
+      dst[e] = src[e];
+    }
+  }
+}
+
 // out: every parameter (or its gradient) one after the other, in parameters() order.
 template <class L>
 void get_values(L& layer, Ptr out, bool grads) {
   float* dst = fp(out);
   for (const auto& v : layer.parameters()) {
-    const float* src = grads ? v.grad : v.value;
-    dst = std::copy(src, src + v.size, dst);
+    copy_view_out(v, grads ? v.grad : v.value, dst);
+    dst += v.size;
   }
 }
 
@@ -235,7 +285,7 @@ std::string set_params(L& layer, Ptr in) {
     if (!std::isfinite(src[e])) return "every parameter must be finite";
   }
   for (const auto& v : layer.parameters()) {
-    std::copy(src, src + v.size, v.value);
+    copy_view_in(v, src, v.value);
     src += v.size;
   }
   return {};
@@ -374,55 +424,12 @@ std::string forward_baseline(const L& layer, Ptr x, int n, Ptr out) {
 
 // ---- the tie (MATH.md B2, B3) ---------------------------------------------------------------
 
-// Why a CEM layer is not one standard layer: "" when it is.
-std::string attention_tie_problem(const CemAttention& a) {
-  if (!a.error().empty()) return a.error();
-  const auto& c = a.config();
-  if (c.steps != 1) return "only one step (steps = 1) is one standard attention layer (steps = " + std::to_string(c.steps) + ")";
-  if (c.diagonal != CemDiagonal::none) return "a diagonal term has no standard-attention counterpart (diagonal must be 'none')";
-  if (c.precond != CemPrecond::none) return "a preconditioner has no standard-attention counterpart (precond must be 'none')";
-  return {};
+CemStdAttention* standard_from_tied_handle(const CemAttention& a) {
+  return attention_tie_problem(a).empty() ? new CemStdAttention(standard_from_tied(a)) : nullptr;
 }
 
-std::string mlp_tie_problem(const CemMlp& m) {
-  if (!m.error().empty()) return m.error();
-  const auto& c = m.config();
-  if (c.steps != 1) return "only one step (steps = 1) is one gated MLP (steps = " + std::to_string(c.steps) + ")";
-  if (c.precond != CemPrecond::none) return "a preconditioner has no gated-MLP counterpart (precond must be 'none')";
-  return {};
-}
-
-// The standard attention with W_Q, W_K of the CEM layer, W_V = W_K and W_O = η W_Qᵀ: its output
-// plus h is the CEM layer's output. Precondition: attention_tie_problem(a) is "".
-CemStdAttention* standard_from_tied(const CemAttention& a) {
-  if (!attention_tie_problem(a).empty()) return nullptr;
-  const auto& c = a.config();
-  auto* s = new CemStdAttention(CemStdAttentionConfig{c.d, c.heads, c.beta, c.seed});
-  const auto& wq = a.params().wq;
-  s->params().wq = wq;
-  s->params().wk = a.params().wk;
-  s->params().wv = a.params().wk;
-  auto& wo = s->params().wo;
-  const std::size_t rows = wo.shape(0), cols = wo.shape(1);
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t k = 0; k < cols; ++k) wo(r, k) = c.eta * wq(k, r);
-  }
-  return s;
-}
-
-// The gated MLP with W_gate = W, W_up = U and W_down = η Wᵀ of the CEM MLP.
-CemSwiGlu* gated_from_tied(const CemMlp& m) {
-  if (!mlp_tie_problem(m).empty()) return nullptr;
-  const auto& c = m.config();
-  auto* g = new CemSwiGlu(CemSwiGluConfig{c.d, c.hidden, c.activation, c.seed});
-  const auto& w = m.params().w;
-  g->params().w_gate = w;
-  g->params().w_up = m.params().u;
-  auto& down = g->params().w_down;
-  for (std::size_t r = 0; r < down.shape(0); ++r) {
-    for (std::size_t k = 0; k < down.shape(1); ++k) down(r, k) = c.eta * w(k, r);
-  }
-  return g;
+StandardMlp* gated_from_tied_handle(const CemMlp& m) {
+  return mlp_tie_problem(m).empty() ? new StandardMlp(gated_from_tied(m)) : nullptr;
 }
 
 template <class L, class C>
@@ -510,21 +517,21 @@ EMSCRIPTEN_BINDINGS(cem) {
   common_methods<CemStdAttention>(standard);
   standard.function("forward", &forward_baseline<CemStdAttention>).function("beta", &std_attention_beta);
 
-  auto gated = class_<CemSwiGlu>("CemGatedMlp");
-  common_methods<CemSwiGlu>(gated);
-  gated.function("forward", &forward_baseline<CemSwiGlu>);
+  auto gated = class_<StandardMlp>("CemGatedMlp");
+  common_methods<StandardMlp>(gated);
+  gated.function("forward", &forward_baseline<StandardMlp>);
 
   function("validateCemAttentionOptions", &validate_options<CemAttentionOptions, CemAttentionConfig>);
   function("validateCemMlpOptions", &validate_options<CemMlpOptions, CemMlpConfig>);
   function("validateCemStdAttentionOptions", &validate_options<CemStdAttentionOptions, CemStdAttentionConfig>);
-  function("validateCemGatedMlpOptions", &validate_options<CemGatedMlpOptions, CemSwiGluConfig>);
+  function("validateCemGatedMlpOptions", &validate_options<CemGatedMlpOptions, LayerConfig>);
   function("createCemAttention", &create<CemAttention, CemAttentionOptions, CemAttentionConfig>, allow_raw_pointers());
   function("createCemMlp", &create<CemMlp, CemMlpOptions, CemMlpConfig>, allow_raw_pointers());
   function("createCemStdAttention", &create<CemStdAttention, CemStdAttentionOptions, CemStdAttentionConfig>,
            allow_raw_pointers());
-  function("createCemGatedMlp", &create<CemSwiGlu, CemGatedMlpOptions, CemSwiGluConfig>, allow_raw_pointers());
+  function("createCemGatedMlp", &create<StandardMlp, CemGatedMlpOptions, LayerConfig>, allow_raw_pointers());
   function("cemAttentionTieProblem", &attention_tie_problem);
   function("cemMlpTieProblem", &mlp_tie_problem);
-  function("cemStandardFromTied", &standard_from_tied, allow_raw_pointers());
-  function("cemGatedFromTied", &gated_from_tied, allow_raw_pointers());
+  function("cemStandardFromTied", &standard_from_tied_handle, allow_raw_pointers());
+  function("cemGatedFromTied", &gated_from_tied_handle, allow_raw_pointers());
 }

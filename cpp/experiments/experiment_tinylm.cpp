@@ -6,6 +6,8 @@
 
 #include "cem/math.hpp"
 #include "gatelab/cem/transformer.hpp"
+#include "gatelab/train/loss.hpp"
+#include "gatelab/train/optimizer.hpp"
 #include "experiment_json.hpp"
 #include "experiment_tinylm.hpp"
 #include "gatelab/base/rng.hpp"
@@ -49,7 +51,7 @@ struct CharModel {
       targets[i] = chars[i + 1];
     }
     if (std::string e = net.forward(onehot.data(), n, logits.data()); !e.empty()) return e;
-    if (std::string e = cem_cross_entropy_loss(logits.data(), targets.data(), n, vocab, loss, train ? grad.data() : nullptr);
+    if (std::string e = cross_entropy_loss(logits.data(), targets.data(), n, vocab, loss, train ? grad.data() : nullptr);
         !e.empty()) {
       return e;
     }
@@ -122,6 +124,12 @@ TinyLmRunResult tinylm_run(const TinyLmExperimentConfig& c, int model_index, int
   r.error = model.net.error();
   if (!r.error.empty()) return r;
   r.parameters = model.net.parameter_count();
+  OptimizerOptions adamw;
+  adamw.kind = OptimizerKind::adamw;
+  adamw.learning_rate = c.train.lr;
+  adamw.weight_decay = c.train.weight_decay;
+  adamw.clip_norm = c.train.clip_norm;
+  Optimizer optimizer(adamw);
   Pcg32 stream(static_cast<std::uint64_t>(seed), 13u);
   const auto offsets = static_cast<std::uint32_t>(data.train.size() - std::size_t(context));
   double interval_loss = 0;
@@ -139,11 +147,8 @@ TinyLmRunResult tinylm_run(const TinyLmExperimentConfig& c, int model_index, int
       r.diverged = true;
       break;
     }
-    CemAdamConfig adam;
-    adam.lr = cem_scheduled_lr(c.train.lr, c.train.warmup, c.train.decay_steps, step);
-    adam.weight_decay = c.train.weight_decay;
-    adam.clip_norm = c.train.clip_norm;
-    r.error = model.net.adam_step(adam);
+    optimizer.set_learning_rate(scheduled_lr(c.train.lr, c.train.warmup, c.train.decay_steps, step));
+    r.error = optimizer.step(model.net.parameters());
     interval_loss += total;
     ++interval_steps;
     const int done = step + 1;

@@ -67,8 +67,8 @@ void CemAttentionT<S>::zero_grad() {
 }
 
 template <class S>
-std::vector<CemParamView<S>> CemAttentionT<S>::parameters() {
-  std::vector<CemParamView<S>> out;
+std::vector<ParamView<S>> CemAttentionT<S>::parameters() {
+  std::vector<ParamView<S>> out;
   if (!error_.empty()) return out;
   const int rows = static_cast<int>(params_.wq.shape(0)), d = config_.d;
   out.push_back({"wq", params_.wq.data(), grads_.wq.data(), params_.wq.size(), rows, d});
@@ -83,7 +83,7 @@ std::vector<CemParamView<S>> CemAttentionT<S>::parameters() {
 
 template <class S>
 std::size_t CemAttentionT<S>::parameter_count() const {
-  return cem_count_parameters(const_cast<CemAttentionT*>(this)->parameters());
+  return count_parameters(const_cast<CemAttentionT*>(this)->parameters());
 }
 
 template <class S>

@@ -1,5 +1,5 @@
-// The standard baselines of the CEM experiments: RMSNorm, untied causal multi-head attention
-// and the (SwiGLU) gated MLP, each with its backward next to its forward. See cem_baselines.hpp.
+// The standard baselines of the CEM experiments: RMSNorm and untied causal multi-head
+// attention, each with its backward next to its forward. See baselines.hpp.
 #include "gatelab/cem/baselines.hpp"
 
 #include <algorithm>
@@ -72,7 +72,7 @@ void CemStdAttentionT<S>::zero_grad() {
 }
 
 template <class S>
-std::vector<CemParamView<S>> CemStdAttentionT<S>::parameters() {
+std::vector<ParamView<S>> CemStdAttentionT<S>::parameters() {
   if (!error_.empty()) return {};
   const int d = config_.d;
   const std::size_t size = std::size_t(d) * d;
@@ -154,90 +154,6 @@ std::string CemStdAttentionT<S>::backward(const S* x, int n, const S* grad_out, 
   return "";
 }
 
-std::string validate(const CemSwiGluConfig& c) { return cem_validate_gated_mlp(c.d, c.hidden, c.activation); }
-
-template <class S>
-CemSwiGluT<S>::CemSwiGluT(const CemSwiGluConfig& config) : config_(config), error_(validate(config)) {
-  if (!error_.empty()) return;
-  const std::size_t d = config.d, m = config.hidden;
-  Pcg32 rng(config.seed);
-  fill_normal(params_.w_gate, m, d, 1.0 / std::sqrt(double(d)), rng);
-  fill_normal(params_.w_up, m, d, 1.0 / std::sqrt(double(d)), rng);
-  fill_normal(params_.w_down, d, m, 1.0 / std::sqrt(double(m)), rng);
-  grads_.w_gate = xt::zeros<S>({m, d});
-  grads_.w_up = xt::zeros<S>({m, d});
-  grads_.w_down = xt::zeros<S>({d, m});
-}
-
-template <class S>
-void CemSwiGluT<S>::zero_grad() {
-  for (auto* t : {&grads_.w_gate, &grads_.w_up, &grads_.w_down}) t->fill(0);
-}
-
-template <class S>
-std::vector<CemParamView<S>> CemSwiGluT<S>::parameters() {
-  if (!error_.empty()) return {};
-  const int d = config_.d, m = config_.hidden;
-  const std::size_t size = std::size_t(d) * m;
-  return {{"w_gate", params_.w_gate.data(), grads_.w_gate.data(), size, m, d},
-          {"w_up", params_.w_up.data(), grads_.w_up.data(), size, m, d},
-          {"w_down", params_.w_down.data(), grads_.w_down.data(), size, d, m}};
-}
-
-template <class S>
-std::size_t CemSwiGluT<S>::parameter_count() const {
-  return error_.empty() ? 3 * std::size_t(config_.d) * config_.hidden : 0;
-}
-
-template <class S>
-std::string CemSwiGluT<S>::check(int n, const void* in, const void* out) const {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_check_call(n, in, out); !e.empty()) return e;
-  if (std::size_t(n) * config_.hidden > cem_max_tensor_floats) return "n·hidden exceeds cem_max_tensor_floats";
-  return "";
-}
-
-template <class S>
-std::string CemSwiGluT<S>::forward(const S* x, int n, S* out) const {
-  if (std::string e = check(n, x, out); !e.empty()) return e;
-  const int d = config_.d, m = config_.hidden;
-  const std::size_t nm = std::size_t(n) * m;
-  std::vector<S> zg(nm), zu(nm), a(nm);
-  mm_nt(x, params_.w_gate.data(), zg.data(), n, d, m);
-  mm_nt(x, params_.w_up.data(), zu.data(), n, d, m);
-  act_forward(config_.activation, zg.data(), a.data(), nm);
-  for (std::size_t e = 0; e < nm; ++e) a[e] = a[e] * zu[e];
-  mm_nt(a.data(), params_.w_down.data(), out, n, m, d);
-  return "";
-}
-
-template <class S>
-std::string CemSwiGluT<S>::backward(const S* x, int n, const S* grad_out, S* grad_x, bool accumulate) {
-  if (std::string e = check(n, x, grad_out); !e.empty()) return e;
-  if (!accumulate) zero_grad();
-  const int d = config_.d, m = config_.hidden;
-  const std::size_t nm = std::size_t(n) * m;
-  std::vector<S> zg(nm), zu(nm), sg(nm), dsg(nm), a(nm), da(nm), dzg(nm), dzu(nm);
-  mm_nt(x, params_.w_gate.data(), zg.data(), n, d, m);
-  mm_nt(x, params_.w_up.data(), zu.data(), n, d, m);
-  act_forward(config_.activation, zg.data(), sg.data(), nm);
-  act_backward(config_.activation, zg.data(), dsg.data(), nm);
-  for (std::size_t e = 0; e < nm; ++e) a[e] = sg[e] * zu[e];
-  mm_tn(grad_out, a.data(), grads_.w_down.data(), d, n, m, true);  // dW_down += doutᵀ a
-  mm_nn(grad_out, params_.w_down.data(), da.data(), n, d, m);      // da = dout W_down
-  for (std::size_t e = 0; e < nm; ++e) {
-    dzu[e] = da[e] * sg[e];
-    dzg[e] = da[e] * zu[e] * dsg[e];
-  }
-  mm_tn(dzg.data(), x, grads_.w_gate.data(), m, n, d, true);
-  mm_tn(dzu.data(), x, grads_.w_up.data(), m, n, d, true);
-  if (grad_x != nullptr) {
-    mm_nn(dzg.data(), params_.w_gate.data(), grad_x, n, m, d);
-    mm_nn(dzu.data(), params_.w_up.data(), grad_x, n, m, d, true);
-  }
-  return "";
-}
-
 template void cem_rmsnorm_forward<float>(const float*, const float*, int, int, float, float*, float*);
 template void cem_rmsnorm_forward<double>(const double*, const double*, int, int, double, double*, double*);
 template void cem_rmsnorm_backward<float>(const float*, const float*, const float*, const float*, int, int, float*,
@@ -246,7 +162,5 @@ template void cem_rmsnorm_backward<double>(const double*, const double*, const d
                                            double*, double*);
 template class CemStdAttentionT<float>;
 template class CemStdAttentionT<double>;
-template class CemSwiGluT<float>;
-template class CemSwiGluT<double>;
 
 }  // namespace gatelab

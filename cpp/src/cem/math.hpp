@@ -1,12 +1,9 @@
 // Internal to the CEM sources (namespace cem_detail): the one place where the CEM code gets
 // its transcendental functions, its matrix products and its activations.
-//  - exp, log, log1p, softplus, sigmoid in double through the libm-free primitives of
-//    fastmath.hpp and rng.hpp, so native and wasm give the same bits (std::exp/std::log
-//    differ between libms). The CEM code calls no transcendental function but these.
-//  - mm_nn / mm_tn / mm_nt<S>: gatelab::matmul_* for float; a plain loop that accumulates in
-//    increasing k for double (the double instantiation exists for gradient tests only).
-//  - act_forward / act_backward<S>: the activation catalogue (activations.hpp, float only);
-//    the double instantiation rounds through float, so its gradients are good to ~1e-6.
+//  - exp, log, log1p, softplus, sigmoid in double from base/scalar_math.hpp (libm-free, so
+//    native and wasm give the same bits). The CEM code calls no transcendental function but these.
+//  - mm_nn / mm_tn / mm_nt<S> and act_forward / act_backward<S> from base/kernels.hpp (shared
+//    with the paper-A layers).
 #pragma once
 
 #include <algorithm>
@@ -16,6 +13,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "base/kernels.hpp"
+#include "base/scalar_math.hpp"
 #include "gatelab/base/activations.hpp"
 #include "base/fastmath.hpp"
 #include "gatelab/base/matmul.hpp"
@@ -23,95 +22,20 @@
 
 namespace gatelab::cem_detail {
 
-// e^x, log x (x ≥ 0; log 0 = −∞) and log(1 + u), all libm-free (fastmath.hpp, rng.hpp).
-inline double exp(double x) { return portable_exp(x); }
-
-inline double log(double x) {
-  if (x != x || x < 0.0) return std::numeric_limits<double>::quiet_NaN();
-  if (x == 0.0) return -std::numeric_limits<double>::infinity();
-  if (x == std::numeric_limits<double>::infinity()) return x;
-  return portable_log(x);
-}
-
-inline double log1p(double u) { return portable_log1p(u); }
-
-inline double softplus(double x) { return x > 0.0 ? x + log1p(exp(-x)) : log1p(exp(x)); }
-
-inline double sigmoid(double x) {
-  if (x >= 0.0) return 1.0 / (1.0 + exp(-x));
-  const double e = exp(x);
-  return e / (1.0 + e);
-}
+using scalar::exp;
+using scalar::log;
+using scalar::log1p;
+using scalar::sigmoid;
+using scalar::softplus;
 
 // log(e − 1): softplus of it is 1, so p filled with it makes diag(softplus(p)) = I.
 inline constexpr double softplus_inverse_of_one = 0.541324854612918;
 
-template <class S>
-void mm_nn(const S* a, const S* b, S* c, int m, int k, int n, bool accumulate = false) {
-  if constexpr (std::is_same_v<S, float>) {
-    gatelab::matmul_nn(a, b, c, m, k, n, accumulate);
-  } else {
-    for (int i = 0; i < m; ++i) {
-      for (int j = 0; j < n; ++j) {
-        S sum = accumulate ? c[std::size_t(i) * n + j] : S(0);
-        for (int t = 0; t < k; ++t) sum += a[std::size_t(i) * k + t] * b[std::size_t(t) * n + j];
-        c[std::size_t(i) * n + j] = sum;
-      }
-    }
-  }
-}
-
-// C (m×n) = Aᵀ B with A (k×m), B (k×n).
-template <class S>
-void mm_tn(const S* a, const S* b, S* c, int m, int k, int n, bool accumulate = false) {
-  if constexpr (std::is_same_v<S, float>) {
-    gatelab::matmul_tn(a, b, c, m, k, n, accumulate);
-  } else {
-    for (int i = 0; i < m; ++i) {
-      for (int j = 0; j < n; ++j) {
-        S sum = accumulate ? c[std::size_t(i) * n + j] : S(0);
-        for (int t = 0; t < k; ++t) sum += a[std::size_t(t) * m + i] * b[std::size_t(t) * n + j];
-        c[std::size_t(i) * n + j] = sum;
-      }
-    }
-  }
-}
-
-// C (m×n) = A Bᵀ with A (m×k), B (n×k).
-template <class S>
-void mm_nt(const S* a, const S* b, S* c, int m, int k, int n, bool accumulate = false) {
-  if constexpr (std::is_same_v<S, float>) {
-    gatelab::matmul_nt(a, b, c, m, k, n, accumulate);
-  } else {
-    for (int i = 0; i < m; ++i) {
-      for (int j = 0; j < n; ++j) {
-        S sum = accumulate ? c[std::size_t(i) * n + j] : S(0);
-        for (int t = 0; t < k; ++t) sum += a[std::size_t(i) * k + t] * b[std::size_t(j) * k + t];
-        c[std::size_t(i) * n + j] = sum;
-      }
-    }
-  }
-}
-
-// out[i] = σ(z[i]) over count elements.
-template <class S>
-void act_forward(ActivationSpec spec, const S* z, S* out, std::size_t count) {
-  if constexpr (std::is_same_v<S, float>) {
-    gatelab::activation_forward(spec, z, out, count);
-  } else {
-    for (std::size_t i = 0; i < count; ++i) out[i] = activation_value(spec, static_cast<float>(z[i]));
-  }
-}
-
-// out[i] = σ'(z[i]) over count elements.
-template <class S>
-void act_backward(ActivationSpec spec, const S* z, S* out, std::size_t count) {
-  if constexpr (std::is_same_v<S, float>) {
-    gatelab::activation_backward(spec, z, out, count);
-  } else {
-    for (std::size_t i = 0; i < count; ++i) out[i] = activation_derivative(spec, static_cast<float>(z[i]));
-  }
-}
+using kernels::act_backward;
+using kernels::act_forward;
+using kernels::mm_nn;
+using kernels::mm_nt;
+using kernels::mm_tn;
 
 // x[j] ← e^x[j] for j < count: four float lanes at a time through fm::exp (the same bits
 // in every lane position and on every platform); double through portable_exp.

@@ -42,8 +42,8 @@ void CemMlpT<S>::zero_grad() {
 }
 
 template <class S>
-std::vector<CemParamView<S>> CemMlpT<S>::parameters() {
-  std::vector<CemParamView<S>> out;
+std::vector<ParamView<S>> CemMlpT<S>::parameters() {
+  std::vector<ParamView<S>> out;
   if (!error_.empty()) return out;
   out.push_back({"w", params_.w.data(), grads_.w.data(), params_.w.size(), config_.hidden, config_.d});
   out.push_back({"u", params_.u.data(), grads_.u.data(), params_.u.size(), config_.hidden, config_.d});
@@ -53,7 +53,7 @@ std::vector<CemParamView<S>> CemMlpT<S>::parameters() {
 
 template <class S>
 std::size_t CemMlpT<S>::parameter_count() const {
-  return cem_count_parameters(const_cast<CemMlpT*>(this)->parameters());
+  return count_parameters(const_cast<CemMlpT*>(this)->parameters());
 }
 
 template <class S>

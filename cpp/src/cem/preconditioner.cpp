@@ -163,7 +163,7 @@ void cem_precond_zero_grad(CemPrecondParamsT<S>& grads) {
 
 template <class S>
 void cem_precond_views(CemPrecond kind, CemPrecondParamsT<S>& params, CemPrecondParamsT<S>& grads,
-                       const std::string& prefix, std::vector<CemParamView<S>>& out) {
+                       const std::string& prefix, std::vector<ParamView<S>>& out) {
   if (kind == CemPrecond::none) return;
   const int d = static_cast<int>(params.p.size());
   const int r = static_cast<int>(params.u.shape(1));
@@ -187,7 +187,7 @@ void cem_precond_views(CemPrecond kind, CemPrecondParamsT<S>& params, CemPrecond
                                                     int, double*);                                             \
   template void cem_precond_zero_grad<S>(CemPrecondParamsT<S>&);                                               \
   template void cem_precond_views<S>(CemPrecond, CemPrecondParamsT<S>&, CemPrecondParamsT<S>&,                  \
-                                     const std::string&, std::vector<CemParamView<S>>&);
+                                     const std::string&, std::vector<ParamView<S>>&);
 GATELAB_CEM_PRECOND_INSTANTIATE(float)
 GATELAB_CEM_PRECOND_INSTANTIATE(double)
 

@@ -78,9 +78,36 @@ CemStdAttentionConfig cem_block_std_attention_config(const CemTransformerConfig&
   return {c.d, c.heads, c.beta, block_seed(c, layer, BlockHalf::attention)};
 }
 
-CemSwiGluConfig cem_block_std_mlp_config(const CemTransformerConfig& c, int layer) {
-  return {c.d, c.hidden, c.activation, block_seed(c, layer, BlockHalf::mlp)};
+LayerConfig cem_block_std_mlp_config(const CemTransformerConfig& c, int layer) {
+  LayerConfig m;
+  m.kind = c.mlp_kind;
+  m.activation = c.activation;
+  m.d_in = c.d;
+  m.hidden = c.hidden;
+  m.d_out = c.d;
+  m.rank = c.mlp_rank;
+  m.seed = block_seed(c, layer, BlockHalf::mlp);
+  m.symmetrize = c.mlp_symmetrize;
+  return m;
 }
+
+template <class S>
+void cem_init_mlp_slot(LayerT<S>& layer) {
+  const LayerConfig& c = layer.config();
+  auto& p = layer.params();
+  Pcg32 rng(c.seed);
+  const double key_scale = 1.0 / std::sqrt(double(c.d_in)), value_scale = 1.0 / std::sqrt(double(c.hidden));
+  for (auto* t : {&p.q, &p.k}) {
+    for (auto& x : *t) x = static_cast<S>(rng.normal_double() * key_scale);
+  }
+  const std::size_t m = p.v.shape()[0], o = p.v.shape()[1];
+  for (std::size_t c_out = 0; c_out < o; ++c_out) {
+    for (std::size_t j = 0; j < m; ++j) p.v(j, c_out) = static_cast<S>(rng.normal_double() * value_scale);
+  }
+}
+
+template void cem_init_mlp_slot<float>(LayerT<float>&);
+template void cem_init_mlp_slot<double>(LayerT<double>&);
 
 std::string validate(const CemTransformerConfig& c) {
   const int family = static_cast<int>(c.family);
@@ -123,31 +150,31 @@ CemTransformerT<S>::CemTransformerT(const CemTransformerConfig& config) : config
     } else {
       std_attn_.emplace_back(cem_block_std_attention_config(config, l));
       std_mlp_.emplace_back(cem_block_std_mlp_config(config, l));
+      cem_init_mlp_slot(std_mlp_.back());
     }
   }
 }
 
 template <class S>
-std::vector<CemParamView<S>> CemTransformerT<S>::parameters() {
-  std::vector<CemParamView<S>> out;
+std::vector<ParamView<S>> CemTransformerT<S>::parameters() {
+  std::vector<ParamView<S>> out;
   if (!error_.empty()) return out;
   const int d = config_.d;
-  auto gain = [&](int row, const std::string& name) {
-    out.push_back({name, gains_.data() + std::size_t(row) * d, grad_gains_.data() + std::size_t(row) * d, std::size_t(d), 1, d});
-  };
-  auto append = [&](std::vector<CemParamView<S>> views, const std::string& prefix) {
-    for (auto& v : views) {
-      v.name = prefix + v.name;
-      out.push_back(std::move(v));
-    }
+  auto gain = [&](int row, const std::string& name) {  // norm gains are never weight-decayed
+    out.push_back({name, gains_.data() + std::size_t(row) * d, grad_gains_.data() + std::size_t(row) * d,
+                   std::size_t(d), 1, d, /*decay=*/false});
   };
   out.push_back({"w_in", w_in_.data(), grad_w_in_.data(), w_in_.size(), d, config_.d_in});
   for (int l = 0; l < config_.layers; ++l) {
     const std::string block = "block" + std::to_string(l) + ".";
     gain(2 * l, block + "norm1");
-    append(config_.family == CemFamily::cem ? cem_attn_[l].parameters() : std_attn_[l].parameters(), block + "attn.");
+    append_views(out, config_.family == CemFamily::cem ? cem_attn_[l].parameters() : std_attn_[l].parameters(),
+                 block + "attn.");
     gain(2 * l + 1, block + "norm2");
-    append(config_.family == CemFamily::cem ? cem_mlp_[l].parameters() : std_mlp_[l].parameters(), block + "mlp.");
+    append_views(out,
+                 config_.family == CemFamily::cem ? cem_mlp_[l].parameters()
+                                                  : std_mlp_[l].parameters(),
+                 block + "mlp.");
   }
   gain(2 * config_.layers, "norm_final");
   out.push_back({"w_out", w_out_.data(), grad_w_out_.data(), w_out_.size(), config_.d_out, d});
@@ -156,7 +183,7 @@ std::vector<CemParamView<S>> CemTransformerT<S>::parameters() {
 
 template <class S>
 std::size_t CemTransformerT<S>::parameter_count() const {
-  return cem_count_parameters(const_cast<CemTransformerT*>(this)->parameters());
+  return count_parameters(const_cast<CemTransformerT*>(this)->parameters());
 }
 
 template <class S>
@@ -171,7 +198,9 @@ std::string CemTransformerT<S>::attention_forward(int l, const S* in, int n, S* 
 
 template <class S>
 std::string CemTransformerT<S>::mlp_forward(int l, const S* in, int n, S* out) {
-  return config_.family == CemFamily::cem ? cem_mlp_[l].forward(in, n, out) : std_mlp_[l].forward(in, n, out);
+  if (config_.family == CemFamily::cem) return cem_mlp_[l].forward(in, n, out);
+  std_mlp_[l].forward(in, n, out);
+  return "";
 }
 
 template <class S>
@@ -182,8 +211,9 @@ std::string CemTransformerT<S>::attention_backward(int l, const S* in, int n, co
 
 template <class S>
 std::string CemTransformerT<S>::mlp_backward(int l, const S* in, int n, const S* dout, S* din) {
-  return config_.family == CemFamily::cem ? cem_mlp_[l].backward(in, n, dout, din, true)
-                                          : std_mlp_[l].backward(in, n, dout, din, true);
+  if (config_.family == CemFamily::cem) return cem_mlp_[l].backward(in, n, dout, din, true);
+  std_mlp_[l].backward(in, n, dout, din, /*accumulate=*/true);
+  return "";
 }
 
 template <class S>
@@ -194,6 +224,10 @@ std::string CemTransformerT<S>::forward(const S* x, int n, S* out) {
   const std::size_t nd = std::size_t(n) * d, slots = 4 * std::size_t(layers) + 2;
   if (nd * slots > cem_max_tensor_floats || std::size_t(n) * std::max(config_.d_in, config_.d_out) > cem_max_tensor_floats) {
     return "n·d·(4·layers + 2) must be at most " + std::to_string(cem_max_tensor_floats) + " (n = " + std::to_string(n) + ")";
+  }
+  if (!std_mlp_.empty() && n > std_mlp_.front().max_rows()) {
+    return "n must be at most " + std::to_string(std_mlp_.front().max_rows()) + " for this MLP width (n = " +
+           std::to_string(n) + ")";
   }
   cached_n_ = 0;
   x_.assign(x, x + std::size_t(n) * config_.d_in);
@@ -257,12 +291,6 @@ std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
 }
 
 template <class S>
-std::string CemTransformerT<S>::adam_step(const CemAdamConfig& adam) {
-  if (!error_.empty()) return error_;
-  return adam_.step(parameters(), adam);
-}
-
-template <class S>
 CemAttentionT<S>* CemTransformerT<S>::cem_attention(int l) {
   return l >= 0 && l < int(cem_attn_.size()) ? &cem_attn_[l] : nullptr;
 }
@@ -275,7 +303,7 @@ CemStdAttentionT<S>* CemTransformerT<S>::std_attention(int l) {
   return l >= 0 && l < int(std_attn_.size()) ? &std_attn_[l] : nullptr;
 }
 template <class S>
-CemSwiGluT<S>* CemTransformerT<S>::std_mlp(int l) {
+LayerT<S>* CemTransformerT<S>::std_mlp(int l) {
   return l >= 0 && l < int(std_mlp_.size()) ? &std_mlp_[l] : nullptr;
 }
 

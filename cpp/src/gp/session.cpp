@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "gatelab/gp/session.hpp"
+#include "gatelab/train/loss.hpp"
 
 namespace gatelab {
 
@@ -34,11 +35,20 @@ CemTransformerConfig gp_model_config(const GpTrainConfig& c, const GpModelSpec& 
   return m;
 }
 
-float gp_learning_rate(const GpTrainConfig& c, int step) { return cem_scheduled_lr(c.lr, c.warmup, c.decay_steps, step); }
+OptimizerOptions gp_optimizer_options(const GpTrainConfig& c) {
+  OptimizerOptions o;
+  o.kind = OptimizerKind::adamw;
+  o.learning_rate = c.lr;
+  o.weight_decay = c.weight_decay;
+  o.clip_norm = c.clip_norm;
+  return o;
+}
+
+float gp_learning_rate(const GpTrainConfig& c, int step) { return scheduled_lr(c.lr, c.warmup, c.decay_steps, step); }
 
 GpSession::GpSession(const GpTrainConfig& config, const GpModelSpec& spec)
     : config_(config), spec_(spec), error_(validate(config, spec)), model_(gp_model_config(config, spec)),
-      stream_(config.seed, 11u) {}
+      optimizer_(gp_optimizer_options(config)), stream_(config.seed, 11u) {}
 
 std::string GpSession::train(int steps) {
   if (!error_.empty()) return error_;
@@ -58,7 +68,7 @@ std::string GpSession::train(int steps) {
       for (int t = 0; t < n; ++t) target_[t] = static_cast<float>(seq.y[t]);
       if (std::string e = model_.forward(tokens_.data(), n, out_.data()); !e.empty()) return e;
       double loss = 0;
-      if (std::string e = cem_mse_loss(out_.data(), target_.data(), n, &loss, grad_.data()); !e.empty()) return e;
+      if (std::string e = mse_loss(out_.data(), target_.data(), n, &loss, grad_.data()); !e.empty()) return e;
       total += loss / batch;
       for (auto& g : grad_) g /= static_cast<float>(batch);
       if (std::string e = model_.backward(grad_.data(), nullptr); !e.empty()) return e;
@@ -68,11 +78,8 @@ std::string GpSession::train(int steps) {
       diverged_ = true;
       return "";
     }
-    CemAdamConfig adam;
-    adam.lr = gp_learning_rate(config_, steps_done() - 1);
-    adam.weight_decay = config_.weight_decay;
-    adam.clip_norm = config_.clip_norm;
-    if (std::string e = model_.adam_step(adam); !e.empty()) return e;
+    optimizer_.set_learning_rate(gp_learning_rate(config_, steps_done() - 1));
+    if (std::string e = optimizer_.step(model_.parameters()); !e.empty()) return e;
   }
   return "";
 }

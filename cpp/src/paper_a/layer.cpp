@@ -1,21 +1,22 @@
-// Layer construction, validation, parameter initialisation and the symmetry transforms
-// (exchange and inverse scaling) of the paper-A family. Forward and backward live in
-// layer_forward.cpp and layer_backward.cpp.
+// Layer construction, validation, parameter initialisation, parameter views and the symmetry
+// transforms (exchange, inverse scaling, gauge fixing) of the paper-A family. Forward and
+// backward live in layer_forward.cpp and layer_backward.cpp.
+#include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <algorithm>
 #include <string>
 
 #include <xtensor/xbuilder.hpp>
 #include <xtensor/xview.hpp>
 
-#include "gatelab/paper_a/layer.hpp"
 #include "gatelab/base/rng.hpp"
+#include "gatelab/paper_a/layer.hpp"
 #include "paper_a/layer_workspace.hpp"
 
 namespace gatelab {
 namespace {
 
+template <class S>
 std::atomic<int> live_layers{0};
 
 std::string dim_error(const char* field, int value) {
@@ -25,8 +26,10 @@ std::string dim_error(const char* field, int value) {
 
 int stored_rank(const LayerConfig& c) { return c.kind == LayerKind::mlp ? 1 : c.rank; }
 
-void fill_normal(Pcg32& rng, float* data, std::size_t n, float scale) {
-  for (std::size_t i = 0; i < n; ++i) data[i] = scale * rng.normal();
+// Float draws for every scalar, so a double layer starts from exactly the float layer's numbers.
+template <class S>
+void fill_normal(Pcg32& rng, S* data, std::size_t n, float scale) {
+  for (std::size_t i = 0; i < n; ++i) data[i] = static_cast<S>(scale * rng.normal());
 }
 
 }  // namespace
@@ -58,6 +61,12 @@ std::string validate(const LayerConfig& c) {
   if (!std::isfinite(c.activation.beta) || std::fabs(c.activation.beta) > max_swish_beta) {
     return "beta must be a finite number with |beta| <= " + std::to_string(static_cast<int>(max_swish_beta));
   }
+  if (!(c.symmetrize >= 0.0f && c.symmetrize <= 1.0f)) {
+    return "symmetrize must be a finite number in [0, 1] (got " + std::to_string(c.symmetrize) + ")";
+  }
+  if (c.symmetrize != 0.0f && c.kind != LayerKind::gated) {
+    return std::string("symmetrize applies to the 'gated' kind only (kind is '") + layer_kind_name(c.kind) + "')";
+  }
   const std::size_t r = static_cast<std::size_t>(stored_rank(c));
   const std::size_t count = static_cast<std::size_t>(c.hidden) *
       ((c.kind == LayerKind::mlp ? 1 : 2) * r * static_cast<std::size_t>(c.d_in) + static_cast<std::size_t>(c.d_out));
@@ -68,71 +77,143 @@ std::string validate(const LayerConfig& c) {
   return {};
 }
 
-Layer::Layer(const LayerConfig& config) : config_(config), workspace_(std::make_unique<Workspace>()) {
-  ++live_layers;
+std::string gauge_fix_problem(const LayerConfig& c) {
+  if (c.kind == LayerKind::symmetric) return {};
+  if (c.kind == LayerKind::mlp) return "the 'mlp' kind has no Q factor to fix";
+  const auto degree = homogeneity_degree(c.activation.kind);
+  if (!degree) {
+    return std::string("gauge fixing changes a gated layer whose activation is not positively homogeneous (") +
+           activation_name(c.activation.kind) + ")";
+  }
+  if (*degree != 1 && c.symmetrize != 0.0f) return "gauge fixing with symmetrize > 0 needs a degree-1 activation";
+  return {};
+}
+
+template <class S>
+LayerT<S>::LayerT(const LayerConfig& config) : config_(config), workspace_(std::make_unique<Workspace>()) {
+  ++live_layers<S>;
   const std::size_t m = config.hidden, d = config.d_in, r = stored_rank(config);
   Pcg32 rng(config.seed);
   const float key_scale = 1.0f / std::sqrt(static_cast<float>(d));
   if (config.kind != LayerKind::mlp) {
-    params_.q = xt::xtensor<float, 3>::from_shape({m, r, d});
+    params_.q = xt::xtensor<S, 3>::from_shape({m, r, d});
     fill_normal(rng, params_.q.data(), params_.q.size(), key_scale);
   } else {
-    params_.q = xt::xtensor<float, 3>::from_shape({0, 0, 0});
+    params_.q = xt::xtensor<S, 3>::from_shape({0, 0, 0});
   }
-  params_.k = xt::xtensor<float, 3>::from_shape({m, r, d});
+  params_.k = xt::xtensor<S, 3>::from_shape({m, r, d});
   fill_normal(rng, params_.k.data(), params_.k.size(), key_scale);
-  params_.v = xt::xtensor<float, 2>::from_shape({m, static_cast<std::size_t>(config.d_out)});
+  params_.v = xt::xtensor<S, 2>::from_shape({m, static_cast<std::size_t>(config.d_out)});
   fill_normal(rng, params_.v.data(), params_.v.size(), 1.0f / std::sqrt(static_cast<float>(m)));
+  grads_ = zeros_like(params_);
 }
 
-Layer::Layer(const Layer& other)
-    : config_(other.config_), params_(other.params_), workspace_(std::make_unique<Workspace>()) {
-  ++live_layers;
+template <class S>
+LayerT<S>::LayerT(const LayerT& other)
+    : config_(other.config_), params_(other.params_), grads_(other.grads_), workspace_(std::make_unique<Workspace>()) {
+  ++live_layers<S>;
 }
 
-Layer& Layer::operator=(const Layer& other) {
+template <class S>
+LayerT<S>& LayerT<S>::operator=(const LayerT& other) {
   config_ = other.config_;
   params_ = other.params_;
+  grads_ = other.grads_;
   return *this;
 }
 
-Layer::~Layer() { --live_layers; }
+template <class S>
+void LayerT<S>::zero_grad() {
+  grads_.q.fill(S(0));
+  grads_.k.fill(S(0));
+  grads_.v.fill(S(0));
+}
 
-int Layer::live_count() { return live_layers.load(); }
+template <class S>
+LayerT<S>::~LayerT() {
+  --live_layers<S>;
+}
 
-std::size_t Layer::parameter_count() const { return params_.q.size() + params_.k.size() + params_.v.size(); }
+template <class S>
+int LayerT<S>::live_count() {
+  return live_layers<S>.load();
+}
 
-int Layer::max_rows() const {
+template <class S>
+std::size_t LayerT<S>::parameter_count() const {
+  return params_.q.size() + params_.k.size() + params_.v.size();
+}
+
+template <class S>
+std::vector<ParamView<S>> LayerT<S>::views(Params& p, Params& g) {
+  std::vector<ParamView<S>> out;
+  const int m = static_cast<int>(p.v.shape()[0]);
+  if (p.q.size() > 0) {
+    out.push_back({"q", p.q.data(), g.q.data(), p.q.size(), static_cast<int>(p.q.size() / p.q.shape()[2]),
+                   static_cast<int>(p.q.shape()[2])});
+  }
+  out.push_back({"k", p.k.data(), g.k.data(), p.k.size(), static_cast<int>(p.k.size() / p.k.shape()[2]),
+                 static_cast<int>(p.k.shape()[2])});
+  out.push_back({"v", p.v.data(), g.v.data(), p.v.size(), m, static_cast<int>(p.v.shape()[1])});
+  return out;
+}
+
+template <class S>
+int LayerT<S>::max_rows() const {
   const std::size_t widest = std::max({static_cast<std::size_t>(config_.d_in), static_cast<std::size_t>(config_.d_out),
                                        static_cast<std::size_t>(config_.hidden) * stored_rank(config_)});
   return static_cast<int>(max_batch_floats / widest);
 }
 
-Layer Layer::exchanged() const {
-  Layer out(*this);
+template <class S>
+LayerT<S> LayerT<S>::exchanged() const {
+  LayerT out(*this);
   std::swap(out.params_.q, out.params_.k);
   return out;
 }
 
-Layer Layer::rescaled(float alpha) const {
-  Layer out(*this);
-  out.params_.q *= alpha;
-  out.params_.k /= alpha;
+template <class S>
+LayerT<S> LayerT<S>::rescaled(float alpha) const {
+  LayerT out(*this);
+  out.params_.q *= static_cast<S>(alpha);
+  out.params_.k /= static_cast<S>(alpha);
   return out;
 }
 
-Layer Layer::rescaled_per_unit(const float* alphas) const {
-  Layer out(*this);
+template <class S>
+LayerT<S> LayerT<S>::rescaled_per_unit(const float* alphas) const {
+  LayerT out(*this);
   const std::size_t m = params_.q.shape()[0];
   for (std::size_t j = 0; j < m; ++j) {
-    xt::view(out.params_.q, j) *= alphas[j];
-    xt::view(out.params_.k, j) /= alphas[j];
+    xt::view(out.params_.q, j) *= static_cast<S>(alphas[j]);
+    xt::view(out.params_.k, j) /= static_cast<S>(alphas[j]);
   }
   return out;
 }
 
-LayerParams zeros_like(const LayerParams& p) {
-  return {xt::zeros<float>(p.q.shape()), xt::zeros<float>(p.k.shape()), xt::zeros<float>(p.v.shape())};
+template <class S>
+void LayerT<S>::gauge_fix() {
+  if (!gauge_fix_problem(config_).empty()) return;
+  const int degree = config_.kind == LayerKind::symmetric ? 1 : homogeneity_degree(config_.activation.kind).value_or(1);
+  const std::size_t pairs = params_.q.size() / static_cast<std::size_t>(config_.d_in);
+  const int d = config_.d_in;
+  for (std::size_t p = 0; p < pairs; ++p) {
+    S* q = params_.q.data() + p * d;
+    S* k = params_.k.data() + p * d;
+    double norm2 = 0;
+    for (int e = 0; e < d; ++e) norm2 += double(q[e]) * double(q[e]);
+    if (!(norm2 > 0)) continue;
+    const double norm = std::sqrt(norm2);  // sqrt is correctly rounded everywhere
+    double k_scale = 1;
+    for (int t = 0; t < degree; ++t) k_scale *= norm;
+    for (int e = 0; e < d; ++e) {
+      q[e] = static_cast<S>(q[e] / norm);
+      k[e] = static_cast<S>(k[e] * k_scale);
+    }
+  }
 }
+
+template class LayerT<float>;
+template class LayerT<double>;
 
 }  // namespace gatelab

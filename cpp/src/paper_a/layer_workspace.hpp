@@ -1,4 +1,4 @@
-// Private scratch of a Layer: the hidden activations of the last batch, kept so a forward
+// Private scratch of a layer: the hidden activations of the last batch, kept so a forward
 // allocates nothing once the batch size is stable and a backward can reuse them.
 #pragma once
 
@@ -8,14 +8,16 @@
 
 namespace gatelab {
 
-struct Layer::Workspace {
+template <class S>
+struct LayerT<S>::Workspace {
   int rows = 0;
-  std::vector<float> sq;    // (rows, m·r)  x·Qᵀ           (symmetric, gated)
-  std::vector<float> sk;    // (rows, m·r)  x·Kᵀ           (mlp: (rows, m))
-  std::vector<float> gate;  // (rows, m·r)  σ(sq)          (gated)
-  std::vector<float> pre;   // (rows, m)    pre-activation z (mlp, symmetric)
-  std::vector<float> act;   // (rows, m)    the hidden vector that multiplies V
-  std::vector<float> grad_act, grad_pre, grad_sq, grad_sk;  // backward scratch
+  std::vector<S> sq;      // (rows, m·r)  a = x·Qᵀ        (symmetric, gated)
+  std::vector<S> sk;      // (rows, m·r)  b = x·Kᵀ        (mlp: (rows, m))
+  std::vector<S> gate;    // (rows, m·r)  σ(a)            (gated)
+  std::vector<S> gate_k;  // (rows, m·r)  σ(b)            (gated with symmetrize > 0)
+  std::vector<S> pre;     // (rows, m)    pre-activation z (mlp, symmetric)
+  std::vector<S> act;     // (rows, m)    the hidden vector that multiplies V
+  std::vector<S> grad_act, grad_pre, grad_sq, grad_sk, grad_gate_k;  // backward scratch
 };
 
 }  // namespace gatelab

@@ -1,9 +1,11 @@
-// MSE and logit cross-entropy with their gradients (see loss.hpp).
+// MSE and logit cross-entropy of the race, and MSE and multi-class cross-entropy of the
+// transformer experiments, with their gradients (see loss.hpp).
 #include "gatelab/train/loss.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "base/scalar_math.hpp"
 #include "gatelab/base/activations.hpp"
 
 namespace gatelab {
@@ -86,5 +88,54 @@ bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, 
   for (int i = 0; i < n; ++i) finite = finite && std::isfinite(out[i]);
   return finite;
 }
+
+// ---- vector outputs: the transformer experiments ------------------------------------------
+
+template <class S>
+std::string mse_loss(const S* pred, const S* target, std::size_t count, double* loss, S* grad) {
+  if (pred == nullptr || target == nullptr || loss == nullptr) return "pointers must not be null";
+  if (count == 0) return "count must be positive";
+  double sum = 0.0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double diff = double(pred[i]) - double(target[i]);
+    sum += diff * diff;
+    if (grad != nullptr) grad[i] = static_cast<S>(2.0 * diff / double(count));
+  }
+  *loss = sum / double(count);
+  return "";
+}
+
+template <class S>
+std::string cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, int classes, double* loss,
+                                   S* grad) {
+  if (logits == nullptr || targets == nullptr || loss == nullptr) return "pointers must not be null";
+  if (n < 1 || classes < 1) return "n and classes must be positive";
+  double total = 0.0;
+  for (int i = 0; i < n; ++i) {
+    if (targets[i] < 0 || targets[i] >= classes) {
+      return "targets must be in 0…classes−1 (targets[" + std::to_string(i) + "] = " + std::to_string(targets[i]) + ")";
+    }
+    const S* row = logits + std::size_t(i) * classes;
+    double top = row[0];
+    for (int c = 1; c < classes; ++c) top = std::max(top, double(row[c]));
+    double sum = 0.0;
+    for (int c = 0; c < classes; ++c) sum += scalar::exp(double(row[c]) - top);
+    const double log_z = top + scalar::log(sum);
+    total += log_z - double(row[targets[i]]);
+    if (grad != nullptr) {
+      for (int c = 0; c < classes; ++c) {
+        const double p = scalar::exp(double(row[c]) - log_z);
+        grad[std::size_t(i) * classes + c] = static_cast<S>((p - (c == targets[i] ? 1.0 : 0.0)) / n);
+      }
+    }
+  }
+  *loss = total / n;
+  return "";
+}
+
+template std::string mse_loss<float>(const float*, const float*, std::size_t, double*, float*);
+template std::string mse_loss<double>(const double*, const double*, std::size_t, double*, double*);
+template std::string cross_entropy_loss<float>(const float*, const std::int32_t*, int, int, double*, float*);
+template std::string cross_entropy_loss<double>(const double*, const std::int32_t*, int, int, double*, double*);
 
 }  // namespace gatelab

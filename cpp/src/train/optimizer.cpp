@@ -1,8 +1,8 @@
-// SGD, momentum and Adam (see optimizer.hpp). Adam's bias correction is folded into the step
-// size, α_t = η·√(1 − β2ᵗ)/(1 − β1ᵗ), with ε scaled alike (Kingma & Ba 2015, §2 end), so the
-// per-element update is one divide and one sqrt.
+// The optimizer family (see optimizer.hpp): one state over the flat parameter vector, one
+// global gradient norm per step, and each kind's per-element update on restrict pointers.
 #include "gatelab/train/optimizer.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gatelab {
@@ -12,12 +12,13 @@ const char* optimizer_name(OptimizerKind kind) {
     case OptimizerKind::sgd: return "sgd";
     case OptimizerKind::momentum: return "momentum";
     case OptimizerKind::adam: return "adam";
+    case OptimizerKind::adamw: return "adamw";
   }
   return "?";
 }
 
 std::optional<OptimizerKind> parse_optimizer(std::string_view name) {
-  for (OptimizerKind k : {OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adam}) {
+  for (OptimizerKind k : {OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adam, OptimizerKind::adamw}) {
     if (name == optimizer_name(k)) return k;
   }
   return std::nullopt;
@@ -31,65 +32,151 @@ std::string validate(const OptimizerOptions& o) {
   if (!(o.beta1 >= 0.0f && o.beta1 < 1.0f)) return "beta1 must be a number in [0, 1)";
   if (!(o.beta2 >= 0.0f && o.beta2 < 1.0f)) return "beta2 must be a number in [0, 1)";
   if (!(o.epsilon > 0.0f && o.epsilon <= 1.0f)) return "epsilon must be a number in (0, 1]";
+  if (!(o.weight_decay >= 0.0f && o.weight_decay <= 1.0f)) return "weightDecay must be a number in [0, 1]";
+  if (!(o.clip_norm >= 0.0f && o.clip_norm <= 1e6f)) return "clipNorm must be 0 (off) or a number in (0, 1000000]";
   return {};
 }
 
-Optimizer::Optimizer(const OptimizerOptions& options, std::size_t parameter_count) : options_(options) {
-  if (options.kind != OptimizerKind::sgd) state_.first.assign(parameter_count, 0.0f);
-  if (options.kind == OptimizerKind::adam) state_.second.assign(parameter_count, 0.0f);
-}
-
-void Optimizer::step(LayerParams& params, const LayerParams& grads) {
-  ++state_.steps;
-  float step_size = options_.learning_rate, bias2_sqrt = 1.0f;
-  if (options_.kind == OptimizerKind::adam) {
-    state_.beta1_power *= options_.beta1;
-    state_.beta2_power *= options_.beta2;
-    bias2_sqrt = static_cast<float>(std::sqrt(1.0 - state_.beta2_power));
-    step_size = static_cast<float>(options_.learning_rate * (bias2_sqrt / (1.0 - state_.beta1_power)));
-  }
-  const std::size_t nq = params.q.size(), nk = params.k.size();
-  update(params.q.data(), grads.q.data(), nq, 0, step_size, bias2_sqrt);
-  update(params.k.data(), grads.k.data(), nk, nq, step_size, bias2_sqrt);
-  update(params.v.data(), grads.v.data(), params.v.size(), nq + nk, step_size, bias2_sqrt);
+float scheduled_lr(float lr, int warmup, int decay_steps, int step) {
+  double scale = warmup > 0 ? std::min(1.0, double(step + 1) / double(warmup)) : 1.0;
+  if (decay_steps > 0) scale *= std::max(0.1, 1.0 - 0.9 * double(step) / double(decay_steps));
+  return static_cast<float>(double(lr) * scale);
 }
 
 namespace {
 
-// Adam on one buffer. The buffers never overlap; saying so (restrict) lets compilers run the
-// loop four or sixteen lanes at a time. sqrt and ÷ are correctly rounded per lane, so the
-// bits are those of the scalar loop.
-void adam_update(float* __restrict param, const float* __restrict grad, float* __restrict m, float* __restrict s,
-                 std::size_t n, float b1, float b2, float eps, float step_size) {
+// The buffers never overlap; saying so (restrict) lets compilers run the loops four or sixteen
+// lanes at a time. sqrt and ÷ are correctly rounded per lane, so the bits are those of the
+// scalar loop. Clip: the gradient is scaled first (a separate loop body, so an unclipped
+// step keeps the exact operations it had before clipping existed).
+template <bool Clip, class S>
+S clipped(const S* __restrict grad, std::size_t i, S scale) {
+  if constexpr (Clip) {
+    return grad[i] * scale;
+  } else {
+    return grad[i];
+  }
+}
+
+template <bool Clip, class S>
+void sgd_update(S* __restrict param, const S* __restrict grad, std::size_t n, S lr, S scale) {
+  for (std::size_t i = 0; i < n; ++i) param[i] -= lr * clipped<Clip>(grad, i, scale);
+}
+
+template <bool Clip, class S>
+void momentum_update(S* __restrict param, const S* __restrict grad, S* __restrict v, std::size_t n, S lr, S mu,
+                     S scale) {
   for (std::size_t i = 0; i < n; ++i) {
-    m[i] = b1 * m[i] + (1.0f - b1) * grad[i];
-    s[i] = b2 * s[i] + (1.0f - b2) * (grad[i] * grad[i]);
+    v[i] = mu * v[i] + clipped<Clip>(grad, i, scale);
+    param[i] -= lr * v[i];
+  }
+}
+
+// Adam with the bias correction folded into step_size and eps.
+template <bool Clip, class S>
+void adam_update(S* __restrict param, const S* __restrict grad, S* __restrict m, S* __restrict s, std::size_t n, S b1,
+                 S b2, S eps, S step_size, S scale) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const S g = clipped<Clip>(grad, i, scale);
+    m[i] = b1 * m[i] + (S(1) - b1) * g;
+    s[i] = b2 * s[i] + (S(1) - b2) * (g * g);
     param[i] -= step_size * m[i] / (std::sqrt(s[i]) + eps);
+  }
+}
+
+// AdamW in the textbook order: moments, decoupled decay, then the corrected update.
+template <class S>
+void adamw_update(S* __restrict param, const S* __restrict grad, S* __restrict m, S* __restrict v, std::size_t n, S b1,
+                  S b2, S eps, S lr, S decay, S c1, S c2, S scale) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const S g = grad[i] * scale;
+    m[i] = b1 * m[i] + (S(1) - b1) * g;
+    v[i] = b2 * v[i] + (S(1) - b2) * g * g;
+    const S mhat = m[i] * c1, vhat = v[i] * c2;
+    param[i] = param[i] - decay * param[i];
+    param[i] = param[i] - lr * mhat / (std::sqrt(vhat) + eps);
   }
 }
 
 }  // namespace
 
-// One parameter buffer; offset is its place in the flat state vectors.
-void Optimizer::update(float* param, const float* grad, std::size_t n, std::size_t offset, float step_size,
-                       float bias2_sqrt) {
-  switch (options_.kind) {
-    case OptimizerKind::sgd:
-      for (std::size_t i = 0; i < n; ++i) param[i] -= step_size * grad[i];
-      return;
-    case OptimizerKind::momentum: {
-      float* v = state_.first.data() + offset;
-      for (std::size_t i = 0; i < n; ++i) {
-        v[i] = options_.momentum * v[i] + grad[i];
-        param[i] -= step_size * v[i];
-      }
-      return;
-    }
-    case OptimizerKind::adam:
-      adam_update(param, grad, state_.first.data() + offset, state_.second.data() + offset, n, options_.beta1,
-                  options_.beta2, options_.epsilon * bias2_sqrt, step_size);
-      return;
-  }
+template <class S>
+OptimizerT<S>::OptimizerT(const OptimizerOptions& options, std::size_t parameter_count) : options_(options) {
+  if (parameter_count > 0) size_state(parameter_count);
 }
+
+template <class S>
+void OptimizerT<S>::size_state(std::size_t count) {
+  const bool first = options_.kind != OptimizerKind::sgd;
+  const bool second = options_.kind == OptimizerKind::adam || options_.kind == OptimizerKind::adamw;
+  state_.first.assign(first ? count : 0, S(0));
+  state_.second.assign(second ? count : 0, S(0));
+}
+
+template <class S>
+void OptimizerT<S>::reset() {
+  state_ = {};
+  last_norm_ = 0.0;
+}
+
+template <class S>
+std::string OptimizerT<S>::step(const std::vector<ParamView<S>>& params) {
+  const std::size_t count = count_parameters(params);
+  const bool stateful = options_.kind != OptimizerKind::sgd;
+  if (stateful && state_.first.empty()) size_state(count);
+  if (stateful && state_.first.size() != count) {
+    return "the parameter views cover " + std::to_string(count) + " values, the optimizer state " +
+           std::to_string(state_.first.size());
+  }
+  double norm2 = 0.0;
+  for (const auto& p : params) {
+    for (std::size_t j = 0; j < p.size; ++j) norm2 += double(p.grad[j]) * double(p.grad[j]);
+  }
+  last_norm_ = std::sqrt(norm2);
+  if (!std::isfinite(norm2)) return "gradient is not finite (NaN or infinity); step skipped";
+  const bool clip = options_.clip_norm > 0.0f && norm2 > double(options_.clip_norm) * options_.clip_norm;
+  const S scale = static_cast<S>(clip ? double(options_.clip_norm) / last_norm_ : 1.0);
+
+  ++state_.steps;
+  const OptimizerOptions& o = options_;
+  S step_size = o.learning_rate, bias2_sqrt = 1, c1 = 1, c2 = 1;
+  if (o.kind == OptimizerKind::adam || o.kind == OptimizerKind::adamw) {
+    state_.beta1_power *= o.beta1;
+    state_.beta2_power *= o.beta2;
+    bias2_sqrt = static_cast<S>(std::sqrt(1.0 - state_.beta2_power));
+    step_size = static_cast<S>(o.learning_rate * (bias2_sqrt / (1.0 - state_.beta1_power)));
+    c1 = static_cast<S>(1.0 / (1.0 - state_.beta1_power));
+    c2 = static_cast<S>(1.0 / (1.0 - state_.beta2_power));
+  }
+  const S lr = o.learning_rate, b1 = o.beta1, b2 = o.beta2, eps = o.epsilon;
+  std::size_t offset = 0;
+  for (const auto& p : params) {
+    S* first = stateful ? state_.first.data() + offset : nullptr;
+    S* second = state_.second.empty() ? nullptr : state_.second.data() + offset;
+    switch (o.kind) {
+      case OptimizerKind::sgd:
+        (clip ? sgd_update<true, S> : sgd_update<false, S>)(p.value, p.grad, p.size, lr, scale);
+        break;
+      case OptimizerKind::momentum:
+        (clip ? momentum_update<true, S> : momentum_update<false, S>)(p.value, p.grad, first, p.size, lr,
+                                                                      S(o.momentum), scale);
+        break;
+      case OptimizerKind::adam:
+        (clip ? adam_update<true, S> : adam_update<false, S>)(p.value, p.grad, first, second, p.size, b1, b2,
+                                                              eps * bias2_sqrt, step_size, scale);
+        break;
+      case OptimizerKind::adamw: {
+        const S decay = p.decay ? static_cast<S>(o.learning_rate * o.weight_decay) : S(0);
+        adamw_update(p.value, p.grad, first, second, p.size, b1, b2, eps, lr, decay, c1, c2, scale);
+        break;
+      }
+    }
+    offset += p.size;
+  }
+  return "";
+}
+
+template class OptimizerT<float>;
+template class OptimizerT<double>;
 
 }  // namespace gatelab

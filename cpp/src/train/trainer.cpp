@@ -39,15 +39,6 @@ LossValue split_loss(const Layer& layer, LossKind kind, const std::vector<float>
   return evaluate_loss(kind, out.data(), labels.data(), rows, nullptr);
 }
 
-double norm(const LayerParams& g) {
-  double sum = 0.0;
-  for (const auto* t : {&g.q, &g.k}) {
-    for (float v : *t) sum += static_cast<double>(v) * v;
-  }
-  for (float v : g.v) sum += static_cast<double>(v) * v;
-  return std::sqrt(sum);
-}
-
 }  // namespace
 
 bool all_finite(const LayerParams& p) {
@@ -164,14 +155,15 @@ bool Trainer::train_one_step() {
   good_optimizer_ = optimizer_.state();
   good_step_ = steps_done_;
 
-  const double grad_norm = norm(grads_);
-  if (!std::isfinite(grad_norm)) {
+  // The optimizer measures the gradient norm and refuses a non-finite one (nothing changes).
+  const bool stepped = optimizer_.step(layer_.params(), grads_).empty();
+  const double grad_norm = optimizer_.last_gradient_norm();
+  if (!stepped) {
     fail(step, true, "gradient", grad_norm);
     return false;
   }
   if (steps_done_ == 0) first_grad_norm_ = grad_norm;
   last_grad_norm_ = grad_norm;
-  optimizer_.step(layer_.params(), grads_);
   if (!all_finite(layer_.params())) {
     fail(step, false, "parameters", NAN);
     return false;
@@ -199,12 +191,8 @@ int Trainer::step(int n) {
 }
 
 void Trainer::set_learning_rate(float learning_rate) {
-  OptimizerOptions o = options_.optimizer;
-  o.learning_rate = learning_rate;
-  const OptimizerState state = optimizer_.state();
-  optimizer_ = Optimizer(o, layer_.parameter_count());
-  optimizer_.restore(state);
-  options_.optimizer = o;
+  optimizer_.set_learning_rate(learning_rate);
+  options_.optimizer.learning_rate = learning_rate;
   divergence_ = {};
 }
 

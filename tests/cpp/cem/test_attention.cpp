@@ -49,7 +49,7 @@ TEST(CemAttention, OutputIsPreconditionedStepsOnTheEnergy) {
         ASSERT_EQ(layer.error(), "");
         cemtest::randomize(layer.parameters(), 3, 0.7);
         CemAttention single(config);
-        ASSERT_EQ(cem_copy_parameters(single.parameters(), layer.parameters()), "");
+        ASSERT_EQ(copy_parameters(single.parameters(), layer.parameters()), "");
         const auto h = cemtest::randn<double>(n * d, 5);
         ASSERT_NO_FATAL_FAILURE(cemtest::expect_forward_is_preconditioned_descent(layer, single, h, n, 1e-6));
       }

@@ -1,11 +1,12 @@
 // The standard baselines of the CEM experiments: RMSNorm, untied causal multi-head attention
-// and the SwiGLU gated MLP — forwards against direct formulas, causality, and backward passes
-// against finite differences.
+// and the standard gated MLP (the paper-A gated layer in the transformer's slot) — forwards
+// against direct formulas, causality, and backward passes against finite differences.
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "gatelab/cem/baselines.hpp"
+#include "gatelab/cem/transformer.hpp"
 #include "support/cem_layer_checks.hpp"
 #include "support/cem_support.hpp"
 
@@ -68,12 +69,21 @@ TEST(CemStdAttention, BackwardMatchesFiniteDifferences) {
   }
 }
 
-TEST(CemSwiGlu, ForwardIsTheGatedFormulaAndBackwardMatchesFiniteDifferences) {
+// The standard gated MLP is the paper-A gated layer in the transformer's slot layout
+// (Q = W_gate, K = W_up, V = W_downᵀ): its forward is the SwiGLU formula and its backward
+// matches finite differences.
+TEST(StandardGatedMlp, ForwardIsTheGatedFormulaAndBackwardMatchesFiniteDifferences) {
   const int d = 5, m = 7, n = 3;
-  CemSwiGlu64 layer({d, m, {Activation::silu, 1.0f}, 2});
+  CemTransformerConfig slot;
+  slot.d = d;
+  slot.hidden = m;
+  LayerConfig config = cem_block_std_mlp_config(slot, 0);
+  config.seed = 2;
+  Layer64 layer(config);
+  cem_init_mlp_slot(layer);
   auto x = cemtest::randn<double>(n * d, 12);
   std::vector<double> out(n * d), dx;
-  ASSERT_EQ(layer.forward(x.data(), n, out.data()), "");
+  layer.forward(x.data(), n, out.data());
   const auto& p = layer.params();
   for (int i = 0; i < n; ++i) {
     for (int c = 0; c < d; ++c) {
@@ -81,27 +91,30 @@ TEST(CemSwiGlu, ForwardIsTheGatedFormulaAndBackwardMatchesFiniteDifferences) {
       for (int k = 0; k < m; ++k) {
         double zg = 0, zu = 0;
         for (int e = 0; e < d; ++e) {
-          zg += p.w_gate(k, e) * x[i * d + e];
-          zu += p.w_up(k, e) * x[i * d + e];
+          zg += p.q(k, 0, e) * x[i * d + e];
+          zu += p.k(k, 0, e) * x[i * d + e];
         }
-        expected += p.w_down(c, k) * (zg / (1.0 + std::exp(-zg))) * zu;  // reference only
+        expected += p.v(k, c) * (zg / (1.0 + std::exp(-zg))) * zu;  // reference only
       }
       EXPECT_NEAR(out[i * d + c], expected, 1e-6);
     }
   }
   const auto weights = cemtest::randn<double>(n * d, 13);
+  cemtest::LayerUnderTest<double> wrapped{layer};
   // SiLU comes from the float catalogue even here: wider step, looser bound.
-  ASSERT_NO_FATAL_FAILURE(cemtest::expect_backward_matches_finite_differences(layer, x, n, weights, 1e-3, 2e-3, dx));
+  ASSERT_NO_FATAL_FAILURE(cemtest::expect_backward_matches_finite_differences(wrapped, x, n, weights, 1e-3, 2e-3, dx));
 }
 
 TEST(CemBaselines, CountParametersAndValidate) {
   CemStdAttention attn({8, 2, 0.0f, 0});
   EXPECT_EQ(attn.parameter_count(), 4u * 64);
-  CemSwiGlu mlp({8, 24, {Activation::silu, 1.0f}, 0});
+  CemTransformerConfig slot;
+  slot.d = 8;
+  slot.hidden = 24;
+  const Layer mlp(cem_block_std_mlp_config(slot, 0));
   EXPECT_EQ(mlp.parameter_count(), 3u * 8 * 24);
   EXPECT_EQ(validate(CemStdAttentionConfig{9, 2, 0.0f, 0}), "heads must divide d (d = 9, heads = 2)");
-  EXPECT_NE(validate(CemSwiGluConfig{8, 0, {Activation::silu, 1.0f}, 0}).find("hidden"), std::string::npos);
-  CemSwiGlu broken({8, 0, {Activation::silu, 1.0f}, 0});
-  std::vector<float> x(8), out(8);
-  EXPECT_EQ(broken.forward(x.data(), 1, out.data()), broken.error());
+  slot.hidden = 0;
+  EXPECT_NE(validate(cem_block_std_mlp_config(slot, 0)).find("hidden"), std::string::npos);
+  EXPECT_NE(validate(slot).find("mlp: hidden"), std::string::npos);
 }

@@ -44,7 +44,7 @@ TEST(CemMlp, OutputIsPreconditionedStepsOnTheEnergy) {
       CemMlp64 layer(config);
       cemtest::randomize(layer.parameters(), 3 + a, 0.7);
       CemMlp single(config);
-      ASSERT_EQ(cem_copy_parameters(single.parameters(), layer.parameters()), "");
+      ASSERT_EQ(copy_parameters(single.parameters(), layer.parameters()), "");
       const auto h = cemtest::randn<double>(n * d, 5);
       // The double layer evaluates φ in float (activations.hpp is float-only): ~1e-7.
       ASSERT_NO_FATAL_FAILURE(cemtest::expect_forward_is_preconditioned_descent(layer, single, h, n, 1e-5));

@@ -14,7 +14,7 @@ namespace {
 CemPrecondParamsT<double> random_params(CemPrecond kind, int d, int r, std::uint64_t seed) {
   CemPrecondParamsT<double> p = cem_precond_zeros<double>(kind, d, r);
   CemPrecondParamsT<double> g = cem_precond_zeros<double>(kind, d, r);
-  std::vector<CemParamView<double>> views;
+  std::vector<ParamView<double>> views;
   cem_precond_views(kind, p, g, "", views);
   cemtest::randomize(views, seed, 0.5);
   return p;
@@ -96,7 +96,7 @@ TEST(CemPreconditioner, BackwardMatchesFiniteDifferences) {
       return cemtest::weighted_sum(out, weights);
     };
     cem_precond_backward(kind, params, g.data(), weights.data(), n, d, dg.data(), grads);
-    std::vector<CemParamView<double>> views;
+    std::vector<ParamView<double>> views;
     cem_precond_views(kind, params, grads, "", views);
     cemtest::expect_param_grads_match(views, loss, 1e-6, 1e-7);
     EXPECT_LE(cemtest::rel_error(dg, cemtest::numeric_gradient(g, loss, 1e-6)), 1e-7);

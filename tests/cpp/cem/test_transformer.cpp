@@ -6,8 +6,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "gatelab/cem/adam.hpp"
 #include "gatelab/cem/transformer.hpp"
+#include "gatelab/train/loss.hpp"
+#include "gatelab/train/optimizer.hpp"
 #include "support/golden_hash.hpp"
 #include "support/cem_support.hpp"
 
@@ -80,9 +81,9 @@ TEST(CemTransformer, CemBlockAddsOnlyTheUpdateToTheStream) {
   std::vector<double> out(n * c.d_out);
   ASSERT_EQ(model.forward(x.data(), n, out.data()), "");
   const auto views = model.parameters();
-  auto gain = [&](const char* name) { return cem_find_parameter(views, name)->value; };
+  auto gain = [&](const char* name) { return find_parameter(views, name)->value; };
   std::vector<double> h(n * d), nrm(n * d), inv(n), step(n * d), mid(n * d), top(n * d), fin(n * d), want(n * c.d_out, 0.0);
-  const double* w_in = cem_find_parameter(views, "w_in")->value;
+  const double* w_in = find_parameter(views, "w_in")->value;
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < d; ++k)
       for (int j = 0; j < c.d_in; ++j) h[i * d + k] += x[i * c.d_in + j] * w_in[k * c.d_in + j];
@@ -93,7 +94,7 @@ TEST(CemTransformer, CemBlockAddsOnlyTheUpdateToTheStream) {
   ASSERT_EQ(model.cem_mlp(0)->forward(nrm.data(), n, step.data()), "");
   for (int i = 0; i < n * d; ++i) top[i] = mid[i] + (step[i] - nrm[i]);
   cem_rmsnorm_forward(top.data(), gain("norm_final"), n, d, double(c.norm_eps), fin.data(), inv.data());
-  const double* w_out = cem_find_parameter(views, "w_out")->value;
+  const double* w_out = find_parameter(views, "w_out")->value;
   for (int i = 0; i < n; ++i)
     for (int o = 0; o < c.d_out; ++o)
       for (int k = 0; k < d; ++k) want[i * c.d_out + o] += fin[i * d + k] * w_out[o * d + k];
@@ -155,9 +156,11 @@ TEST(CemTransformer, AdamLowersTheLossOfATinyInContextTask) {
       xs.push_back(x);
       ys.push_back(y);
     }
-    CemAdamConfig adam;
-    adam.lr = 1e-2f;
-    adam.clip_norm = 10.0f;
+    OptimizerOptions options;
+    options.kind = OptimizerKind::adamw;
+    options.learning_rate = 1e-2f;
+    options.clip_norm = 10.0f;
+    Optimizer adam(options);
     auto epoch = [&](bool train) {
       double total = 0;
       if (train) model.zero_grad();
@@ -165,20 +168,20 @@ TEST(CemTransformer, AdamLowersTheLossOfATinyInContextTask) {
         std::vector<float> out(n), grad(n);
         EXPECT_EQ(model.forward(xs[b].data(), n, out.data()), "");
         double loss = 0;
-        EXPECT_EQ(cem_mse_loss(out.data(), ys[b].data(), n, &loss, grad.data()), "");
+        EXPECT_EQ(mse_loss(out.data(), ys[b].data(), n, &loss, grad.data()), "");
         total += loss / batch;
         if (train) {
           for (auto& g : grad) g /= batch;
           EXPECT_EQ(model.backward(grad.data(), nullptr), "");
         }
       }
-      if (train) EXPECT_EQ(model.adam_step(adam), "");
+      if (train) EXPECT_EQ(adam.step(model.parameters()), "");
       return total;
     };
     const double initial = epoch(false);
     for (int s = 0; s < steps; ++s) epoch(true);
     const double final_loss = epoch(false);
-    EXPECT_EQ(model.adam_steps_taken(), steps);
+    EXPECT_EQ(adam.steps_taken(), steps);
     EXPECT_LT(final_loss, 0.5 * initial) << cem_family_name(family) << ": " << initial << " → " << final_loss;
   }
 }
@@ -189,44 +192,27 @@ TEST(CemLosses, GradientsMatchFiniteDifferences) {
   const std::int32_t targets[n] = {4, 0, 2};
   std::vector<double> grad(n * classes);
   double loss = 0;
-  ASSERT_EQ(cem_cross_entropy_loss(logits.data(), targets, n, classes, &loss, grad.data()), "");
+  ASSERT_EQ(cross_entropy_loss(logits.data(), targets, n, classes, &loss, grad.data()), "");
   auto ce = [&]() {
     double l = 0;
-    cem_cross_entropy_loss<double>(logits.data(), targets, n, classes, &l, nullptr);
+    cross_entropy_loss<double>(logits.data(), targets, n, classes, &l, nullptr);
     return l;
   };
   EXPECT_LE(cemtest::rel_error(grad, cemtest::numeric_gradient(logits, ce, 1e-6)), 1e-8);
   const std::int32_t bad[n] = {0, 5, 1};
-  EXPECT_NE(cem_cross_entropy_loss<double>(logits.data(), bad, n, classes, &loss, nullptr).find("targets"),
+  EXPECT_NE(cross_entropy_loss<double>(logits.data(), bad, n, classes, &loss, nullptr).find("targets"),
             std::string::npos);
 
   auto pred = cemtest::randn<double>(6, 2);
   const auto target = cemtest::randn<double>(6, 3);
   std::vector<double> g(6);
-  ASSERT_EQ(cem_mse_loss(pred.data(), target.data(), 6, &loss, g.data()), "");
+  ASSERT_EQ(mse_loss(pred.data(), target.data(), 6, &loss, g.data()), "");
   auto mse = [&]() {
     double l = 0;
-    cem_mse_loss<double>(pred.data(), target.data(), 6, &l, nullptr);
+    mse_loss<double>(pred.data(), target.data(), 6, &l, nullptr);
     return l;
   };
   EXPECT_LE(cemtest::rel_error(g, cemtest::numeric_gradient(pred, mse, 1e-6)), 1e-8);
-}
-
-TEST(CemAdam, FirstStepMovesEachParameterByTheLearningRateAgainstItsGradient) {
-  std::vector<double> value = {1.0, -2.0, 0.5}, grad = {0.3, -4.0, 1e-3};
-  std::vector<CemParamView<double>> views = {{"x", value.data(), grad.data(), 3, 1, 3}};
-  CemAdam64 adam;
-  CemAdamConfig config;
-  config.lr = 0.1f;
-  config.eps = 1e-12f;
-  ASSERT_EQ(adam.step(views, config), "");
-  EXPECT_NEAR(value[0], 1.0 - 0.1, 1e-6);
-  EXPECT_NEAR(value[1], -2.0 + 0.1, 1e-6);
-  EXPECT_NEAR(value[2], 0.5 - 0.1, 1e-6);
-  config.lr = -1.0f;
-  EXPECT_NE(adam.step(views, config).find("lr"), std::string::npos);
-  std::vector<CemParamView<double>> other = {{"x", value.data(), grad.data(), 2, 1, 2}};
-  EXPECT_NE(adam.step(other, CemAdamConfig{}), "");
 }
 
 TEST(CemTransformer, ValidatesConfigsAndCalls) {
@@ -279,7 +265,11 @@ TEST(CemTransformer, SameBitsNativelyAndInWasm) {
     std::vector<float> out(n * c.d_out), dx(n * c.d_in);
     ASSERT_EQ(model.forward(x.data(), n, out.data()), "");
     ASSERT_EQ(model.backward(g.data(), dx.data()), "");
-    ASSERT_EQ(model.adam_step(CemAdamConfig{}), "");
+    OptimizerOptions adamw;
+    adamw.kind = OptimizerKind::adamw;
+    adamw.learning_rate = 1e-3f;
+    Optimizer adam(adamw);
+    ASSERT_EQ(adam.step(model.parameters()), "");
     ASSERT_EQ(model.forward(x.data(), n, out.data()), "");
     std::printf("%s: out %016llx dx %016llx\n", cem_family_name(c.family), (unsigned long long)golden::fnv1a(out),
                 (unsigned long long)golden::fnv1a(dx));

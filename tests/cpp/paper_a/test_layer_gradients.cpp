@@ -36,6 +36,7 @@ class LayerGradients : public testing::TestWithParam<Case> {
     c.hidden = 4;
     c.d_out = 2;
     c.rank = GetParam().rank;
+    c.symmetrize = GetParam().symmetrize;
     c.seed = 11;
     return c;
   }
@@ -147,7 +148,8 @@ TEST_P(LayerGradients, TrainPassGivesTheBitsOfForwardAndBackwardOverAllRows) {
   EXPECT_EQ(calls, 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients, testing::ValuesIn(testing_support::layer_cases({1, 2, 3})), layer_case_name);
+INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients, testing::ValuesIn(testing_support::layer_cases({1, 2, 3}, {0.5f, 1.0f})),
+                         layer_case_name);
 
 TEST(LayerConfigValidation, RejectsBadSizesWithNamedField) {
   LayerConfig c;

@@ -26,7 +26,7 @@ std::vector<S> randn(std::size_t count, std::uint64_t seed, double scale = 1.0, 
 
 // Every parameter to N(0, scale²), except preconditioner "p" entries to N(0.5, 0.3²).
 template <class S>
-void randomize(const std::vector<gatelab::CemParamView<S>>& views, std::uint64_t seed, double scale) {
+void randomize(const std::vector<gatelab::ParamView<S>>& views, std::uint64_t seed, double scale) {
   gatelab::Pcg32 rng(seed, 7u);
   for (const auto& v : views) {
     const bool is_p = v.name.size() >= 1 && v.name.back() == 'p' && (v.name.size() == 1 || v.name[v.name.size() - 2] == '.');
@@ -63,7 +63,7 @@ double weighted_sum(const std::vector<S>& out, const std::vector<S>& weights) {
 // Compares each view's grad (filled before the call) with central differences of loss() on
 // up to per_tensor entries; loss() must not touch the grads.
 template <class S>
-void expect_param_grads_match(const std::vector<gatelab::CemParamView<S>>& views, const std::function<double()>& loss,
+void expect_param_grads_match(const std::vector<gatelab::ParamView<S>>& views, const std::function<double()>& loss,
                               double eps, double tol, int per_tensor = 10) {
   for (const auto& v : views) {
     std::vector<double> analytic, numeric;

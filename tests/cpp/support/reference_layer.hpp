@@ -63,8 +63,10 @@ inline std::vector<double> forward(const gatelab::LayerConfig& c, const Params& 
             a += x[i * d + e] * p.q[(j * r + t) * d + e];
             b += x[i * d + e] * p.k[(j * r + t) * d + e];
           }
+          const double lambda = c.symmetrize;  // docs/MATH.md §A11
           if (c.kind == LayerKind::symmetric) sym += a * b;
-          else h += activation(c.activation.kind, a, c.activation.beta) * b;
+          else h += (1 - lambda / 2) * activation(c.activation.kind, a, c.activation.beta) * b +
+                    (lambda / 2) * activation(c.activation.kind, b, c.activation.beta) * a;
         }
         if (c.kind == LayerKind::symmetric) h = activation(c.activation.kind, sym, c.activation.beta);
       }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "gatelab/train/optimizer.hpp"
 
@@ -102,4 +103,65 @@ TEST(Optimizer, RefusalsNameTheField) {
   EXPECT_NE(error({OptimizerKind::adam, 0.1f, 0.9f, 0.9f, 0.99f, 0.0f}).find("epsilon"), std::string::npos);
   EXPECT_EQ(parse_optimizer("adam"), OptimizerKind::adam);
   EXPECT_FALSE(parse_optimizer("lion"));
+}
+
+TEST(Optimizer, AdamwFirstStepMovesEachParameterByTheLearningRateAgainstItsGradient) {
+  std::vector<double> value = {1.0, -2.0, 0.5}, grad = {0.3, -4.0, 1e-3};
+  std::vector<ParamView<double>> views = {{"x", value.data(), grad.data(), 3, 1, 3}};
+  OptimizerOptions config;
+  config.kind = OptimizerKind::adamw;
+  config.learning_rate = 0.1f;
+  config.epsilon = 1e-12f;
+  Optimizer64 adam(config);
+  ASSERT_EQ(adam.step(views), "");
+  EXPECT_NEAR(value[0], 1.0 - 0.1, 1e-6);
+  EXPECT_NEAR(value[1], -2.0 + 0.1, 1e-6);
+  EXPECT_NEAR(value[2], 0.5 - 0.1, 1e-6);
+  config.learning_rate = -1.0f;
+  EXPECT_NE(validate(config).find("learningRate"), std::string::npos);
+  std::vector<ParamView<double>> other = {{"x", value.data(), grad.data(), 2, 1, 2}};
+  EXPECT_NE(adam.step(other), "");
+}
+
+TEST(Optimizer, AdamwDecaysOnlyTheViewsMarkedForDecay) {
+  std::vector<double> matrix = {1.0, -2.0}, gain = {1.0, 3.0}, zero = {0.0, 0.0};
+  std::vector<ParamView<double>> views = {{"w", matrix.data(), zero.data(), 2, 1, 2},
+                                          {"norm", gain.data(), zero.data() , 2, 1, 2, /*decay=*/false}};
+  OptimizerOptions config;
+  config.kind = OptimizerKind::adamw;
+  config.learning_rate = 0.1f;
+  config.weight_decay = 0.5f;
+  Optimizer64 adam(config);
+  ASSERT_EQ(adam.step(views), "");
+  const double factor = 1.0 - double(0.1f * 0.5f);
+  EXPECT_DOUBLE_EQ(matrix[0], 1.0 * factor);  // zero gradient: only the decay moved it
+  EXPECT_DOUBLE_EQ(matrix[1], -2.0 * factor);
+  EXPECT_EQ(gain[0], 1.0);
+  EXPECT_EQ(gain[1], 3.0);
+}
+
+TEST(Optimizer, ClippingScalesTheGlobalGradientNormForEveryKind) {
+  for (OptimizerKind kind : {OptimizerKind::sgd, OptimizerKind::momentum}) {
+    std::vector<double> value = {0.0, 0.0}, grad = {3.0, 4.0};  // ‖g‖ = 5
+    std::vector<ParamView<double>> views = {{"x", value.data(), grad.data(), 2, 1, 2}};
+    OptimizerOptions config;
+    config.kind = kind;
+    config.learning_rate = 1.0f;
+    config.clip_norm = 1.0f;
+    Optimizer64 opt(config);
+    ASSERT_EQ(opt.step(views), "");
+    EXPECT_NEAR(value[0], -0.6, 1e-12) << optimizer_name(kind);
+    EXPECT_NEAR(value[1], -0.8, 1e-12) << optimizer_name(kind);
+    EXPECT_DOUBLE_EQ(opt.last_gradient_norm(), 5.0);
+    EXPECT_EQ(grad[0], 3.0);  // gradients are read, never written
+  }
+}
+
+TEST(Optimizer, NonFiniteGradientsChangeNothing) {
+  std::vector<float> value = {1.0f, 2.0f}, grad = {1.0f, NAN};
+  std::vector<ParamView<float>> views = {{"x", value.data(), grad.data(), 2, 1, 2}};
+  Optimizer adam(OptimizerOptions{});
+  EXPECT_NE(adam.step(views).find("not finite"), std::string::npos);
+  EXPECT_EQ(value[0], 1.0f);
+  EXPECT_EQ(adam.steps_taken(), 0);
 }

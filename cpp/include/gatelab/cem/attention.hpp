@@ -64,7 +64,7 @@ class CemAttentionT {
   const CemAttentionParamsT<S>& grads() const { return grads_; }
   void zero_grad();
   // Views "wq", "wk", "diag" (unless none), "precond.p", "precond.u", "precond.v" (those that exist).
-  std::vector<CemParamView<S>> parameters();
+  std::vector<ParamView<S>> parameters();
   std::size_t parameter_count() const;
 
   // h: (n, d) → out: (n, d). out must not alias h.

@@ -1,11 +1,12 @@
-// The standard layers the CEM experiments compare against (MATH.md B7), with backward passes:
+// The standard layers the CEM experiments compare against (docs/MATH.md §B8, §B9), with
+// backward passes:
 //   RMSNorm      y = x / √(mean(x²) + ε) ⊙ g                         gain g: (d)
 //   attention    untied causal multi-head: out = concat_k(softmax_causal(β Q_k K_kᵀ) V_k) W_Oᵀ,
 //                Q_k = x W_Q^kᵀ etc.;   W_Q, W_K, W_V: (heads·d_h, d), W_O: (d, heads·d_h)
-//   gated MLP    out = (σ(x W_gateᵀ) ⊙ x W_upᵀ) W_downᵀ, σ = SiLU by default (SwiGLU);
-//                W_gate, W_up: (M, d), W_down: (d, M)
-// Neither layer adds the residual; the transformer does. With W_V = W_K, W_O = η W_Qᵀ, T = 1,
-// no diagonal and P = I, CemAttention(h) = h + this attention(h) (tested).
+// The standard gated MLP is not here: it is the paper-A gated layer (paper_a/layer.hpp) with
+// Q = W_gate, K = W_up, V = W_downᵀ. Neither layer adds the residual; the transformer does.
+// With W_V = W_K, W_O = η W_Qᵀ, T = 1, no diagonal and P = I, CemAttention(h) = h + this
+// attention(h) (tested).
 #pragma once
 
 #include <cstddef>
@@ -53,7 +54,7 @@ class CemStdAttentionT {
   const CemStdAttentionParamsT<S>& params() const { return params_; }
   CemStdAttentionParamsT<S>& grads() { return grads_; }
   void zero_grad();
-  std::vector<CemParamView<S>> parameters();  // "wq", "wk", "wv", "wo"
+  std::vector<ParamView<S>> parameters();  // "wq", "wk", "wv", "wo"
   std::size_t parameter_count() const;
 
   // x: (n, d) → out: (n, d), no residual.
@@ -69,47 +70,7 @@ class CemStdAttentionT {
   CemStdAttentionParamsT<S> params_, grads_;
 };
 
-struct CemSwiGluConfig {
-  int d = 8;
-  int hidden = 16;  // M
-  ActivationSpec activation{Activation::silu, 1.0f};
-  std::uint64_t seed = 0;
-};
-std::string validate(const CemSwiGluConfig& config);
-
-template <class S>
-struct CemSwiGluParamsT {
-  xt::xtensor<S, 2> w_gate, w_up;  // (M, d)
-  xt::xtensor<S, 2> w_down;        // (d, M)
-};
-
-template <class S>
-class CemSwiGluT {
- public:
-  // Init: W_gate, W_up ~ N(0, 1/d), W_down ~ N(0, 1/M), in that order, from Pcg32(seed).
-  explicit CemSwiGluT(const CemSwiGluConfig& config);
-  const std::string& error() const { return error_; }
-  const CemSwiGluConfig& config() const { return config_; }
-  CemSwiGluParamsT<S>& params() { return params_; }
-  const CemSwiGluParamsT<S>& params() const { return params_; }
-  CemSwiGluParamsT<S>& grads() { return grads_; }
-  void zero_grad();
-  std::vector<CemParamView<S>> parameters();  // "w_gate", "w_up", "w_down"
-  std::size_t parameter_count() const;
-
-  std::string forward(const S* x, int n, S* out) const;
-  std::string backward(const S* x, int n, const S* grad_out, S* grad_x, bool accumulate = false);
-
- private:
-  std::string check(int n, const void* in, const void* out) const;
-  CemSwiGluConfig config_;
-  std::string error_;
-  CemSwiGluParamsT<S> params_, grads_;
-};
-
 using CemStdAttention = CemStdAttentionT<float>;
 using CemStdAttention64 = CemStdAttentionT<double>;
-using CemSwiGlu = CemSwiGluT<float>;
-using CemSwiGlu64 = CemSwiGluT<double>;
 
 }  // namespace gatelab

@@ -55,7 +55,7 @@ class CemMlpT {
   const CemMlpParamsT<S>& grads() const { return grads_; }
   void zero_grad();
   // Views "w", "u", then "precond.p", "precond.u", "precond.v" (those that exist).
-  std::vector<CemParamView<S>> parameters();
+  std::vector<ParamView<S>> parameters();
   std::size_t parameter_count() const;
 
   // h: (n, d) → out: (n, d). out must not alias h.

@@ -75,6 +75,6 @@ void cem_precond_zero_grad(CemPrecondParamsT<S>& grads);
 // Appends views "<prefix>p", "<prefix>u", "<prefix>v" (only those that are parameters).
 template <class S>
 void cem_precond_views(CemPrecond kind, CemPrecondParamsT<S>& params, CemPrecondParamsT<S>& grads,
-                       const std::string& prefix, std::vector<CemParamView<S>>& out);
+                       const std::string& prefix, std::vector<ParamView<S>>& out);
 
 }  // namespace gatelab

@@ -5,10 +5,12 @@
 //                                  H⁺ = H' + (CemMlp(N') − N'),      N' = RMSNorm(H')
 //                                  (pre-norm residual: the descent starts at the normalised
 //                                  token, and only its update joins the stream)
-//   per block l (family standard): H' = H + Attention(RMSNorm(H)), H⁺ = H' + GatedMlp(RMSNorm(H'))
+//   per block l (family standard): H' = H + Attention(RMSNorm(H)), H⁺ = H' + Mlp(RMSNorm(H'))
+//                                  Mlp: any paper-A layer (paper_a/layer.hpp) — by default the
+//                                  gated rank-1 SwiGLU with Q = W_gate, K = W_up, V = W_downᵀ
 //   out = RMSNorm(H^L) W_outᵀ                       W_out: (d_out, d), out: (n, d_out)
 // No biases. forward() keeps the activations; backward() adds dL/dθ of that forward to the
-// grads (zero_grad() between batches), and adam_step() updates every parameter.
+// grads (zero_grad() between batches); an optimizer (train/optimizer.hpp) steps parameters().
 #pragma once
 
 #include <cstddef>
@@ -19,11 +21,11 @@
 #include <xtensor/xtensor.hpp>
 
 #include "gatelab/base/activations.hpp"
-#include "gatelab/cem/adam.hpp"
 #include "gatelab/cem/attention.hpp"
 #include "gatelab/cem/baselines.hpp"
 #include "gatelab/cem/common.hpp"
 #include "gatelab/cem/mlp.hpp"
+#include "gatelab/paper_a/layer.hpp"
 
 namespace gatelab {
 
@@ -35,8 +37,12 @@ struct CemTransformerConfig {
   int layers = 2;
   int heads = 2;
   int hidden = 32;  // M of either MLP
-  ActivationSpec activation{Activation::silu, 1.0f};  // φ of the CEM MLP, σ of the gated MLP
+  ActivationSpec activation{Activation::silu, 1.0f};  // φ of the CEM MLP, σ of the paper-A MLP
   float beta = 0.0f;                                  // attention β, 0 = 1/√d_h (both families)
+  // Standard family only: the paper-A layer in the MLP slot (kind, rank r, symmetrize λ).
+  LayerKind mlp_kind = LayerKind::gated;
+  int mlp_rank = 1;
+  float mlp_symmetrize = 0.0f;
   // CEM family only.
   int attn_steps = 2;
   float attn_eta = 1.0f;
@@ -62,7 +68,14 @@ void cem_set_shared_descent(CemTransformerConfig& config, int steps, float eta, 
 CemAttentionConfig cem_block_attention_config(const CemTransformerConfig& config, int layer);
 CemMlpConfig cem_block_mlp_config(const CemTransformerConfig& config, int layer);
 CemStdAttentionConfig cem_block_std_attention_config(const CemTransformerConfig& config, int layer);
-CemSwiGluConfig cem_block_std_mlp_config(const CemTransformerConfig& config, int layer);
+LayerConfig cem_block_std_mlp_config(const CemTransformerConfig& config, int layer);
+
+// The standard MLP slot's init, in the Llama layout: Q then K (those that exist) ~ N(0, 1/d)
+// row by row, then V drawn column by column as W_down = Vᵀ (d_out × m) ~ N(0, 1/m), in double
+// scaled and rounded once, from Pcg32(config.seed). A layer's own init (Q, K ~ N(0, 1/d_in),
+// V ~ N(0, 1/m) in float) keeps paper A's golden numbers; this one keeps the transformer's.
+template <class S>
+void cem_init_mlp_slot(LayerT<S>& layer);
 
 template <class S>
 class CemTransformerT {
@@ -75,7 +88,7 @@ class CemTransformerT {
   const CemTransformerConfig& config() const { return config_; }
   // Names: "w_in", "block<l>.norm1", "block<l>.attn.<layer names>", "block<l>.norm2",
   // "block<l>.mlp.<layer names>", "norm_final", "w_out".
-  std::vector<CemParamView<S>> parameters();
+  std::vector<ParamView<S>> parameters();
   std::size_t parameter_count() const;
   void zero_grad();
 
@@ -84,15 +97,11 @@ class CemTransformerT {
   // Given dL/d(out) (n, d_out) of the last forward: adds dL/dθ to the grads and writes dL/dx
   // (n, d_in) when grad_x is not null.
   std::string backward(const S* grad_out, S* grad_x);
-  // One AdamW update of every parameter from the current grads (grads are not cleared).
-  std::string adam_step(const CemAdamConfig& adam);
-  int adam_steps_taken() const { return adam_.steps_taken(); }
-
   // The layers of block l (null when l is out of range or the family differs).
   CemAttentionT<S>* cem_attention(int l);
   CemMlpT<S>* cem_mlp(int l);
   CemStdAttentionT<S>* std_attention(int l);
-  CemSwiGluT<S>* std_mlp(int l);
+  LayerT<S>* std_mlp(int l);
 
  private:
   std::string attention_forward(int l, const S* in, int n, S* out);
@@ -107,8 +116,7 @@ class CemTransformerT {
   std::vector<CemAttentionT<S>> cem_attn_;
   std::vector<CemMlpT<S>> cem_mlp_;
   std::vector<CemStdAttentionT<S>> std_attn_;
-  std::vector<CemSwiGluT<S>> std_mlp_;
-  CemAdamT<S> adam_;
+  std::vector<LayerT<S>> std_mlp_;
   // Activations of the last forward: per block H, RMSNorm(H), H', RMSNorm(H') (n×d each) and
   // the two 1/rms rows; then H^L, its norm and 1/rms.
   int cached_n_ = 0;

@@ -15,6 +15,7 @@
 
 #include "gatelab/cem/transformer.hpp"
 #include "gatelab/gp/data.hpp"
+#include "gatelab/train/optimizer.hpp"
 #include "gatelab/base/rng.hpp"
 
 namespace gatelab {
@@ -45,6 +46,8 @@ struct GpTrainConfig {
 std::string validate(const GpTrainConfig& config, const GpModelSpec& spec);
 // The transformer of a session: d_in = token width, d_out = 1.
 CemTransformerConfig gp_model_config(const GpTrainConfig& config, const GpModelSpec& spec);
+// The session's AdamW (lr, weight decay and clipping of the config).
+OptimizerOptions gp_optimizer_options(const GpTrainConfig& config);
 // Learning rate at (0-based) step s: warm-up, then the linear decay (libm-free).
 float gp_learning_rate(const GpTrainConfig& config, int step);
 
@@ -78,6 +81,7 @@ class GpSession {
   GpModelSpec spec_;
   std::string error_;
   CemTransformer model_;
+  Optimizer optimizer_;
   Pcg32 stream_;
   std::vector<double> losses_;
   bool diverged_ = false;

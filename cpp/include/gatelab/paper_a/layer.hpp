@@ -1,14 +1,22 @@
-// The paper-A layer family (MATH.md A1, A4, A5, A6) with forward and backward passes.
+// The paper-A layer family (docs/MATH.md §A1, §A4–§A6, §A11) with forward and backward passes:
+// the one MLP of GateLab, also the MLP slot of the transformer (cem/transformer.hpp).
 //
 //   mlp        f(x) = σ(x Kᵀ) V                                   K: (m, d_in)
 //   symmetric  f(x) = Σ_j σ( Σ_t (x q_jtᵀ)(x k_jtᵀ) ) v_j         Q, K: (m, r, d_in)
 //   gated      f(x) = Σ_j ( Σ_t σ(x q_jtᵀ)(x k_jtᵀ) ) v_j         Q, K: (m, r, d_in)
+//   gated, symmetrize λ ∈ (0, 1]:
+//              f(x) = Σ_j ( Σ_t (1 − λ/2) σ(a_jt) b_jt + (λ/2) σ(b_jt) a_jt ) v_j,
+//              a_jt = x q_jtᵀ, b_jt = x k_jtᵀ   (λ = 1: exchange-symmetric for every σ)
 //   V: (m, d_out) for every kind; rows of x are tokens.
-// r = d_in makes the symmetric form the full bilinear attention MLP of A3. The core never
+// r = d_in makes the symmetric form the full bilinear attention MLP of A3. With Q = W_gate,
+// K = W_up and V = W_downᵀ a gated rank-1 layer is the Llama/SwiGLU MLP. The core never
 // throws: validate() a config before constructing, and the caller checks row counts against
-// max_rows(). Products go through the raw-pointer kernels of matmul.hpp.
+// max_rows(). Every class is a template on the scalar S: S = float is the library (Layer),
+// through the raw-pointer kernels of matmul.hpp; S = double (Layer64) exists so the tests can
+// check gradients by finite differences.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -16,10 +24,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <xtensor/xtensor.hpp>
 
+#include <xtensor/xbuilder.hpp>
+
 #include "gatelab/base/activations.hpp"
+#include "gatelab/base/param_view.hpp"
 
 namespace gatelab {
 
@@ -42,39 +54,57 @@ struct LayerConfig {
   int d_out = 1;
   int rank = 1;  // ignored by mlp
   std::uint64_t seed = 0;
+  float symmetrize = 0.0f;  // λ ∈ [0, 1], gated only; 0 is the gated layer bit for bit
 };
 
 // "" when the config is valid, else a message naming the field and what was expected.
 std::string validate(const LayerConfig& config);
 
-struct LayerParams {
-  xt::xtensor<float, 3> q;  // (m, r, d_in); empty (0, 0, 0) for mlp
-  xt::xtensor<float, 3> k;  // (m, r, d_in); mlp: (m, 1, d_in)
-  xt::xtensor<float, 2> v;  // (m, d_out)
+template <class S>
+struct LayerParamsT {
+  xt::xtensor<S, 3> q;  // (m, r, d_in); empty (0, 0, 0) for mlp
+  xt::xtensor<S, 3> k;  // (m, r, d_in); mlp: (m, 1, d_in)
+  xt::xtensor<S, 2> v;  // (m, d_out)
 };
 
-class Layer {
+template <class S>
+class LayerT {
  public:
+  using Params = LayerParamsT<S>;
+
   // Precondition: validate(config) is empty. Parameters are drawn from Pcg32(seed):
-  // Q and K ~ N(0, 1/d_in), V ~ N(0, 1/m), in that order.
-  explicit Layer(const LayerConfig& config);
-  Layer(const Layer& other);
-  Layer& operator=(const Layer& other);
-  ~Layer();
+  // Q and K ~ N(0, 1/d_in), V ~ N(0, 1/m), in that order (float draws, also for S = double).
+  explicit LayerT(const LayerConfig& config);
+  LayerT(const LayerT& other);
+  LayerT& operator=(const LayerT& other);
+  ~LayerT();
 
   const LayerConfig& config() const { return config_; }
-  const LayerParams& params() const { return params_; }
-  LayerParams& params() { return params_; }
+  const Params& params() const { return params_; }
+  Params& params() { return params_; }
+  // The layer's own gradient buffers (shaped like params), which backward(x, rows, grad_out,
+  // grad_x) fills, as every layer of the library does; zero_grad() clears them.
+  const Params& grads() const { return grads_; }
+  Params& grads() { return grads_; }
+  void zero_grad();
+  // Views "q", "k", "v" of params (values) and grads (gradients, shaped like params; mlp has
+  // no "q"), in that order: the flat parameter vector optimizers and tests read.
+  static std::vector<ParamView<S>> views(Params& params, Params& grads);
+  std::vector<ParamView<S>> parameters() { return views(params_, grads_); }
   std::size_t parameter_count() const;
   // Largest number of rows one forward/backward call accepts (max_batch_floats bound).
   int max_rows() const;
 
   // x: (rows, d_in) -> out: (rows, d_out)
-  void forward(const float* x, int rows, float* out) const;
+  void forward(const S* x, int rows, S* out) const;
 
   // Given x and dL/d(out) (rows, d_out), writes dL/dx (rows, d_in; may be null) and sets
-  // grads (shaped like params) to dL/dQ, dL/dK, dL/dV.
-  void backward(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads) const;
+  // grads (shaped like params) to dL/dQ, dL/dK, dL/dV; with accumulate, adds to them.
+  void backward(const S* x, int rows, const S* grad_out, S* grad_x, Params& grads, bool accumulate = false) const;
+  // The same into grads() (accumulate: add to them).
+  void backward(const S* x, int rows, const S* grad_out, S* grad_x, bool accumulate = false) {
+    backward(x, rows, grad_out, grad_x, grads_, accumulate);
+  }
 
   // One training pass: forward, dL/d(out) and backward to the parameter gradients, in
   // chunks of rows small enough that every intermediate stays in L1 (a 500-row batch of a
@@ -84,33 +114,61 @@ class Layer {
   // output is not finite); train_pass then returns false and grads are incomplete. The bits
   // are those of forward + backward over all rows at once: every output row is computed
   // alone, and each gradient entry continues its sum over the rows in order (matmul.hpp).
-  using OutputGradient = std::function<bool(int start, int count, const float* out, float* grad_out)>;
-  bool train_pass(const float* x, int rows, float* out, float* grad_out, const OutputGradient& output_gradient,
-                  LayerParams& grads) const;
+  using OutputGradient = std::function<bool(int start, int count, const S* out, S* grad_out)>;
+  bool train_pass(const S* x, int rows, S* out, S* grad_out, const OutputGradient& output_gradient,
+                  Params& grads) const;
 
   // New layers for the symmetry probes: Q and K swapped (not mlp); Q·α and K/α (not mlp),
   // per unit when alphas (length m) is given.
-  Layer exchanged() const;
-  Layer rescaled(float alpha) const;
-  Layer rescaled_per_unit(const float* alphas) const;
+  LayerT exchanged() const;
+  LayerT rescaled(float alpha) const;
+  LayerT rescaled_per_unit(const float* alphas) const;
 
-  // How many Layer objects exist right now (leak accounting for the bindings).
+  // Gauge fixing (docs/MATH.md §A13): every factor pair becomes q_jt/‖q_jt‖, k_jt·‖q_jt‖ᵖ,
+  // which leaves the function unchanged where the layer has the inverse-scaling symmetry
+  // (gauge_fix_problem() is empty); pairs with q_jt = 0 are left alone.
+  void gauge_fix();
+
+  // How many layers of this scalar exist right now (leak accounting for the bindings).
   static int live_count();
 
  private:
   struct Workspace;
-  void compute_hidden(const float* x, int rows, Workspace& ws) const;
+  void compute_hidden(const S* x, int rows, Workspace& ws) const;
   // accumulate: add to grads (same shapes) instead of overwriting them.
-  void backward_from_hidden(const float* x, int rows, const float* grad_out, float* grad_x, LayerParams& grads,
-                            Workspace& ws, bool accumulate) const;
+  void backward_from_hidden(const S* x, int rows, const S* grad_out, S* grad_x, Params& grads, Workspace& ws,
+                            bool accumulate) const;
 
   LayerConfig config_;
-  LayerParams params_;
+  Params params_;
+  Params grads_;
   // Scratch reused across calls so a forward allocates nothing in the steady state.
   mutable std::unique_ptr<Workspace> workspace_;
 };
 
+using LayerParams = LayerParamsT<float>;
+using Layer = LayerT<float>;
+using Layer64 = LayerT<double>;
+
 // Zero-filled tensors shaped like a layer's parameters (for gradients and optimizer state).
-LayerParams zeros_like(const LayerParams& params);
+template <class S>
+LayerParamsT<S> zeros_like(const LayerParamsT<S>& params) {
+  return {xt::zeros<S>(params.q.shape()), xt::zeros<S>(params.k.shape()), xt::zeros<S>(params.v.shape())};
+}
+
+// Copies every parameter of src into dst (same config; any scalars), converting the scalar.
+template <class D, class S>
+void copy_params(const LayerParamsT<S>& src, LayerParamsT<D>& dst) {
+  dst.q = xt::xtensor<D, 3>::from_shape(src.q.shape());
+  dst.k = xt::xtensor<D, 3>::from_shape(src.k.shape());
+  dst.v = xt::xtensor<D, 2>::from_shape(src.v.shape());
+  std::copy(src.q.begin(), src.q.end(), dst.q.begin());
+  std::copy(src.k.begin(), src.k.end(), dst.k.begin());
+  std::copy(src.v.begin(), src.v.end(), dst.v.begin());
+}
+
+// "" when gauge_fix() keeps this layer's function: the symmetric kind, or a gated layer whose
+// σ is positively homogeneous (degree 1 when symmetrize > 0); else why not.
+std::string gauge_fix_problem(const LayerConfig& config);
 
 }  // namespace gatelab

@@ -1,11 +1,14 @@
-// Losses of the training race for one output per point and labels ±1: mean squared error
+// Losses. The training race has one output per point and labels ±1: mean squared error
 // against the label, and binary cross-entropy on a logit (target (y + 1)/2), computed as
 // softplus(−|z|) + max(z, 0) − t·z so it never overflows. Exponentials come from the
 // activation catalogue (softplus, sigmoid), sums run in double in index order: the same
 // batch gives the same bits natively and in wasm. Accuracy counts sign(out) = label.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace gatelab {
@@ -32,5 +35,16 @@ LossValue evaluate_loss(LossKind kind, const float* out, const float* labels, in
 // total (default n) is the batch size the mean is over, for a batch handled in parts: the
 // part [s, s + n) gets exactly the bits the whole batch's call gives those points.
 bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, float* grad, int total = 0);
+
+// The losses of the transformer experiments (vector outputs, docs/MATH.md §T2):
+// Mean over count of (pred − target)²; grad (count, may be null) = 2(pred − target)/count.
+template <class S>
+std::string mse_loss(const S* pred, const S* target, std::size_t count, double* loss, S* grad);
+
+// Mean over n rows of −log softmax(logits_i)[targets_i]; logits (n, classes); grad (n, classes,
+// may be null) = (softmax − one_hot)/n. Targets must lie in 0…classes−1.
+template <class S>
+std::string cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, int classes, double* loss,
+                                   S* grad);
 
 }  // namespace gatelab

@@ -1,0 +1,84 @@
+// Private to the library: the matrix products and activations every layer template calls,
+// for the two scalars a layer is built with. S = float is the library: the raw-pointer kernels
+// of matmul.hpp and the vector activation kernels of activations.hpp. S = double exists so the
+// tests can check gradients by finite differences: plain loops that accumulate in increasing k,
+// and activations rounded through float (so double gradients are good to ~1e-6).
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "gatelab/base/activations.hpp"
+#include "gatelab/base/matmul.hpp"
+
+namespace gatelab::kernels {
+
+// C (m×n) = A (m×k) · B (k×n); with accumulate, C += A·B.
+template <class S>
+void mm_nn(const S* a, const S* b, S* c, int m, int k, int n, bool accumulate = false) {
+  if constexpr (std::is_same_v<S, float>) {
+    gatelab::matmul_nn(a, b, c, m, k, n, accumulate);
+  } else {
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        S sum = accumulate ? c[std::size_t(i) * n + j] : S(0);
+        for (int t = 0; t < k; ++t) sum += a[std::size_t(i) * k + t] * b[std::size_t(t) * n + j];
+        c[std::size_t(i) * n + j] = sum;
+      }
+    }
+  }
+}
+
+// C (m×n) = Aᵀ B with A (k×m), B (k×n).
+template <class S>
+void mm_tn(const S* a, const S* b, S* c, int m, int k, int n, bool accumulate = false) {
+  if constexpr (std::is_same_v<S, float>) {
+    gatelab::matmul_tn(a, b, c, m, k, n, accumulate);
+  } else {
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        S sum = accumulate ? c[std::size_t(i) * n + j] : S(0);
+        for (int t = 0; t < k; ++t) sum += a[std::size_t(t) * m + i] * b[std::size_t(t) * n + j];
+        c[std::size_t(i) * n + j] = sum;
+      }
+    }
+  }
+}
+
+// C (m×n) = A Bᵀ with A (m×k), B (n×k).
+template <class S>
+void mm_nt(const S* a, const S* b, S* c, int m, int k, int n, bool accumulate = false) {
+  if constexpr (std::is_same_v<S, float>) {
+    gatelab::matmul_nt(a, b, c, m, k, n, accumulate);
+  } else {
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        S sum = accumulate ? c[std::size_t(i) * n + j] : S(0);
+        for (int t = 0; t < k; ++t) sum += a[std::size_t(i) * k + t] * b[std::size_t(j) * k + t];
+        c[std::size_t(i) * n + j] = sum;
+      }
+    }
+  }
+}
+
+// out[i] = σ(z[i]) over count elements.
+template <class S>
+void act_forward(ActivationSpec spec, const S* z, S* out, std::size_t count) {
+  if constexpr (std::is_same_v<S, float>) {
+    gatelab::activation_forward(spec, z, out, count);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) out[i] = activation_value(spec, static_cast<float>(z[i]));
+  }
+}
+
+// out[i] = σ'(z[i]) over count elements.
+template <class S>
+void act_backward(ActivationSpec spec, const S* z, S* out, std::size_t count) {
+  if constexpr (std::is_same_v<S, float>) {
+    gatelab::activation_backward(spec, z, out, count);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) out[i] = activation_derivative(spec, static_cast<float>(z[i]));
+  }
+}
+
+}  // namespace gatelab::kernels
