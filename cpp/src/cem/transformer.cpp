@@ -332,6 +332,12 @@ std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
 }
 
 template <class S>
+const S* CemTransformerT<S>::mlp_input(int l) const {
+  if (cached_n_ == 0 || l < 0 || l >= config_.layers) return nullptr;
+  return acts_.data() + (4 * std::size_t(l) + 3) * std::size_t(cached_n_) * config_.d;
+}
+
+template <class S>
 CemAttentionT<S>* CemTransformerT<S>::cem_attention(int l) {
   return l >= 0 && l < int(cem_attn_.size()) ? &cem_attn_[l] : nullptr;
 }

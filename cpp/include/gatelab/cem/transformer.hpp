@@ -99,6 +99,11 @@ class CemTransformerT {
   // Given dL/d(out) (rows, d_out) of the last forward: adds dL/dθ to the grads and writes dL/dx
   // (rows, d_in) when grad_x is not null.
   std::string backward(const S* grad_out, S* grad_x);
+  // Rows of the last forward (0: none) and block l's MLP input RMSNorm(H') there ((rows, d);
+  // null when l is out of range or there was no forward): what the MLP diagnostics read.
+  int cached_rows() const { return cached_n_; }
+  const S* mlp_input(int l) const;
+
   // The layers of block l (null when l is out of range or the family differs).
   CemAttentionT<S>* cem_attention(int l);
   CemMlpT<S>* cem_mlp(int l);
