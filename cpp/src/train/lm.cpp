@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "base/scalar_math.hpp"
@@ -67,23 +68,28 @@ std::string LmSession::forward_windows(const std::vector<std::int32_t>& text, co
   return model_.forward(onehot_.data(), c, logits_.data(), count);
 }
 
-// Block by block (each block's input depends on the blocks below): the MLP's output RMS on the
-// MLP inputs of the first `batch` train windows, then V scaled to the target (§A20).
-void LmSession::scale_mlps_to_rms(float target) {
+double LmSession::mlp_output_rms(int l) {
+  Layer* mlp = model_.std_mlp(l);
+  if (!error_.empty() || mlp == nullptr) return std::numeric_limits<double>::quiet_NaN();
   const std::vector<std::size_t> starts = evaluation_windows(corpus_->train.size(), config_.context, config_.batch);
-  const int count = static_cast<int>(starts.size());
+  if (!forward_windows(corpus_->train, starts.data(), static_cast<int>(starts.size())).empty()) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  const int rows = model_.cached_rows();
+  std::vector<float> out(std::size_t(rows) * config_.model.d);
+  mlp->forward(model_.mlp_input(l), rows, out.data());
+  double sum = 0;
+  for (float v : out) sum += double(v) * v;
+  return std::sqrt(sum / double(out.size()));
+}
+
+// Block by block, since each block's input depends on the blocks below (§A20).
+void LmSession::scale_mlps_to_rms(float target) {
   for (int l = 0; l < config_.model.layers; ++l) {
-    if (!forward_windows(corpus_->train, starts.data(), count).empty()) return;
-    Layer& mlp = *model_.std_mlp(l);
-    const int rows = model_.cached_rows();
-    std::vector<float> out(std::size_t(rows) * config_.model.d);
-    mlp.forward(model_.mlp_input(l), rows, out.data());
-    double sum = 0;
-    for (float v : out) sum += double(v) * v;
-    const double rms = std::sqrt(sum / double(out.size()));
+    const double rms = mlp_output_rms(l);
     if (!(rms > 0)) continue;
     const float scale = static_cast<float>(double(target) / rms);
-    for (auto& v : mlp.params().v) v *= scale;
+    for (auto& v : model_.std_mlp(l)->params().v) v *= scale;
   }
 }
 

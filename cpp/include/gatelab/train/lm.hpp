@@ -75,6 +75,9 @@ class LmSession {
   // `count` characters sampled at `temperature` after the prompt (the first C validation
   // characters), stream Pcg32(seed, 17).
   std::string sample(int count, float temperature, std::uint64_t seed, std::string* out);
+  // RMS of block l's MLP output on its inputs from the first `batch` train windows: the probe
+  // that mlp_init_rms scales to (standard family; NaN otherwise).
+  double mlp_output_rms(int l);
   // One entry per block, from the MLP inputs of `windows` windows of a split.
   std::string diagnostics(CorpusSplit split, int windows, std::vector<LmBlockDiagnostics>& out);
 
