@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { loadGateLab } from '../web/lib/gatelab.js';
-import { installPaperA } from '../web/lib/paper-a.js';
+import { installPaperA } from '../web/lib/paper-a/paper-a.js';
 import { runRace } from './experiments/race.mjs';
 
 // Paper B's experiments (issue 6) run the native runner; each module parses its own options.

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadGateLab, GateLabError } from '../../web/lib/gatelab.js';
-import { installPaperA } from '../../web/lib/paper-a.js';
+import { installPaperA } from '../../web/lib/paper-a/paper-a.js';
 
 const lab = await loadGateLab();
 const pa = installPaperA(lab);

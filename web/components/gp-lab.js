@@ -1,6 +1,6 @@
 // The GP half of the API (sample, posterior, createSession) for a loaded GateLab: lab.gp once
 // gatelab.js installs it, else installed here once per module instance.
-import { installGp } from '../lib/gp.js';
+import { installGp } from '../lib/gp/gp.js';
 
 const installed = new WeakMap();
 

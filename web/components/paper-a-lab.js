@@ -1,7 +1,7 @@
 // The paper-A half of the API (datasets, trainers, race, census, rankApprox, interactions) for
 // a loaded GateLab: the lab itself once gatelab.js installs it, else installed here once per
 // module instance, so the figures work with either.
-import { installPaperA } from '../lib/paper-a.js';
+import { installPaperA } from '../lib/paper-a/paper-a.js';
 
 const installed = new WeakMap();
 

@@ -6,13 +6,13 @@
  * into wasm memory. Bad input throws {@link GateLabError}; the module stays usable afterwards.
  */
 
-import type { Cem } from './cem.js';
-import type { Gp } from './gp.js';
+import type { Cem } from './cem/cem.js';
+import type { Gp } from './gp/gp.js';
 
 /** Paper B (causal energy minimization): lab.cem and its types, see cem.d.ts. */
-export * from './cem.js';
+export * from './cem/cem.js';
 /** In-context GP regression (issue 6): lab.gp and its types, see gp.d.ts. */
-export * from './gp.js';
+export * from './gp/gp.js';
 
 /** Thrown for bad input and refused requests; `argument` names the offending argument. */
 export class GateLabError extends Error {

@@ -2,18 +2,18 @@
 // symmetries and sample activations. Thin by design: every number is computed by the C++ core;
 // this layer validates arguments, copies arrays in and out, and turns error values into
 // GateLabError. See gatelab.d.ts for the documented types.
-import { GateLabError, throwIfError } from './errors.js';
-import { Heap } from './heap.js';
-import { HandleTracker } from './handles.js';
-import { Layer } from './layer.js';
-import { createSymmetry } from './symmetry.js';
-import { installCem } from './cem.js';
-import { installGp } from './gp.js';
-import { installPaperA } from './paper-a.js';
-import { finiteNumber, integer, oneOf, plainObject } from './validate.js';
-import { instantiate } from './wasm-loader.js';
+import { GateLabError, throwIfError } from './core/errors.js';
+import { Heap } from './core/heap.js';
+import { HandleTracker } from './core/handles.js';
+import { Layer } from './paper-a/layer.js';
+import { createSymmetry } from './paper-a/symmetry.js';
+import { installCem } from './cem/cem.js';
+import { installGp } from './gp/gp.js';
+import { installPaperA } from './paper-a/paper-a.js';
+import { finiteNumber, integer, oneOf, plainObject } from './core/validate.js';
+import { instantiate } from './core/wasm-loader.js';
 
-export { GateLabError } from './errors.js';
+export { GateLabError } from './core/errors.js';
 
 const KINDS = ['mlp', 'symmetric', 'gated'];
 

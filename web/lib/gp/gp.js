@@ -6,9 +6,9 @@
 // the lab exposes as lab.gp.
 //
 // Its types are in gp.d.ts beside it (exported from gatelab.d.ts).
-import { GateLabError, throwIfError } from './errors.js';
-import { Owned } from './handles.js';
-import { fail, finiteNumber, floatArray, integer, oneOf, plainObject } from './validate.js';
+import { GateLabError, throwIfError } from '../core/errors.js';
+import { Owned } from '../core/handles.js';
+import { fail, finiteNumber, floatArray, integer, oneOf, plainObject } from '../core/validate.js';
 
 export const GP_DEFAULTS = Object.freeze({
   dx: 1, length: 16, lengthScale: 0.5, signalVar: 1, noiseStd: 0.1, inputs: 'uniform',

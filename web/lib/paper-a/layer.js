@@ -1,8 +1,8 @@
 // A paper-A layer (mlp, symmetric or gated) as a JS object: forward, backward, parameters in
 // the documented row-major layout, and the two symmetry transforms.
-import { GateLabError, throwIfError } from './errors.js';
-import { Owned } from './handles.js';
-import { finiteNumber, floatArray, integer, plainObject } from './validate.js';
+import { GateLabError, throwIfError } from '../core/errors.js';
+import { Owned } from '../core/handles.js';
+import { finiteNumber, floatArray, integer, plainObject } from '../core/validate.js';
 
 export class Layer extends Owned {
   #lab;

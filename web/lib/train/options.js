@@ -2,8 +2,8 @@
 // name the caller wrote (options.data.count, options.learningRate …), defaults are filled in,
 // and the result is the plain object the Embind value_objects expect. Ranges and caps are
 // then checked again by the C++ core, which owns them.
-import { GateLabError } from './errors.js';
-import { fail, finiteNumber, floatArray, integer, oneOf, plainObject } from './validate.js';
+import { GateLabError } from '../core/errors.js';
+import { fail, finiteNumber, floatArray, integer, oneOf, plainObject } from '../core/validate.js';
 
 export const KINDS = ['mlp', 'symmetric', 'gated'];
 export const TASKS = ['circle', 'xor', 'gaussians', 'spiral', 'checkerboard', 'teacher', 'user'];

@@ -1,8 +1,8 @@
 // lab.symmetry: the probes of paper A (MATH.md A7, A8) over a layer and a batch, and the
 // exchange plane g(a, b) = σ(a)b − σ(b)a that makes the proof of A7 visible.
-import { throwIfError } from './errors.js';
+import { throwIfError } from '../core/errors.js';
 import { Layer } from './layer.js';
-import { fail, finiteNumber, floatArray, integer } from './validate.js';
+import { fail, finiteNumber, floatArray, integer } from '../core/validate.js';
 
 function checkLayer(layer) {
   if (!(layer instanceof Layer)) fail('layer', 'a layer made by lab.createLayer', layer);

@@ -78,11 +78,11 @@ export interface InteractionResult { matrix: Float32Array; raw: Float32Array; ei
   rankApprox(options?: RankApproxOptions): RankApproxRow[];
   interactions(layer: Layer, u: Float32Array, x?: Float32Array): InteractionResult;
 */
-import { throwIfError } from './errors.js';
+import { throwIfError } from '../core/errors.js';
 import { Layer } from './layer.js';
-import { dataOptions, KINDS, nestedData, optional, seedOf, TASKS, throwCore, trainOptions } from './paper-a-options.js';
-import { Trainer } from './paper-a-trainer.js';
-import { fail, finiteNumber, floatArray, integer, oneOf, plainObject } from './validate.js';
+import { dataOptions, KINDS, nestedData, optional, seedOf, TASKS, throwCore, trainOptions } from '../train/options.js';
+import { Trainer } from '../train/trainer.js';
+import { fail, finiteNumber, floatArray, integer, oneOf, plainObject } from '../core/validate.js';
 
 const DEFAULT_MODELS = ['mlp:relu', 'symmetric:relu', 'gated:relu', 'gated:gelu', 'gated:silu', 'gated:sigmoid', 'gated:identity'];
 const METRICS = ['trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy'];

@@ -2,9 +2,9 @@
 // coarse calls. Curves, grids, data and weights are copied out of wasm memory; a divergence
 // is reported as an object with the core's explanation, never thrown (it is a result of
 // training, not bad input).
-import { GateLabError, throwIfError } from './errors.js';
-import { Owned } from './handles.js';
-import { finiteNumber, integer } from './validate.js';
+import { GateLabError, throwIfError } from '../core/errors.js';
+import { Owned } from '../core/handles.js';
+import { finiteNumber, integer } from '../core/validate.js';
 
 const FIELDS = ['step', 'trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy', 'gradNorm'];
 

@@ -5,9 +5,9 @@
 // (untied attention and the gated MLP) and the standard layer a tied one equals. Every number is
 // computed by the C++ core (cpp/bindings/bind_cem.cpp); this file validates arguments, copies
 // arrays in and out and turns error values into GateLabError. Types: cem.d.ts.
-import { GateLabError, throwIfError } from './errors.js';
-import { Owned } from './handles.js';
-import { fail, finiteNumber, floatArray, integer, oneOf, plainObject } from './validate.js';
+import { GateLabError, throwIfError } from '../core/errors.js';
+import { Owned } from '../core/handles.js';
+import { fail, finiteNumber, floatArray, integer, oneOf, plainObject } from '../core/validate.js';
 
 export const CEM_DIAGONALS = Object.freeze(['none', 'per-head', 'shared']);
 export const CEM_PRECONDS = Object.freeze(['none', 'paper', 'psd']);

@@ -15,7 +15,7 @@
  * result is a copy. Bad input throws GateLabError naming the argument.
  */
 
-import type { ActivationName } from './gatelab.js';
+import type { ActivationName } from '../gatelab.js';
 
 /** Diagonal of A_k (MATH.md B4): none; one d_k per head; one d shared by all heads. */
 export type CemDiagonal = 'none' | 'per-head' | 'shared';
