@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-import { expectedQuickRows, missingRows } from '../../bench/expected.mjs';
-import { formatTable } from '../../bench/table.mjs';
+import { expectedQuickRows, missingRows } from '../../../bench/expected.mjs';
+import { formatTable } from '../../../bench/table.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 const run = spawnSync(process.execPath, ['bench/run.mjs', '--quick', '--json'],
   { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 10 * 60 * 1000 });

@@ -3,7 +3,7 @@
 // looks at y_t, validation errors that name the option, and disposal.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadGateLab, GateLabError } from '../../web/lib/gatelab.js';
+import { loadGateLab, GateLabError } from '../../../web/lib/gatelab.js';
 
 const lab = await loadGateLab();
 const gp = lab.gp;

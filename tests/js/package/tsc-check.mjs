@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Runs tsc with the given arguments from the repository root. */
 export function tsc(args) {

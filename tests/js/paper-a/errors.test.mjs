@@ -2,7 +2,7 @@
 // stays usable afterwards; create/dispose cycles leak neither handles nor heap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadGateLab, GateLabError } from '../../web/lib/gatelab.js';
+import { loadGateLab, GateLabError } from '../../../web/lib/gatelab.js';
 
 const lab = await loadGateLab();
 const good = { kind: 'gated', activation: 'silu', dIn: 4, hidden: 8, dOut: 3, rank: 1, seed: 7 };

@@ -2,10 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadGateLab, GateLabError } from '../../web/lib/gatelab.js';
+import { loadGateLab, GateLabError } from '../../../web/lib/gatelab.js';
 
 const lab = await loadGateLab();
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url)));
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url)));
 
 function randomBatch(rows, dIn, seed = 1) {
   // A small LCG: the test data need not be the library's RNG.

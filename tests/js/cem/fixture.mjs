@@ -3,7 +3,7 @@
 // they share (a GateLabError naming its argument, relative error, the one-step check of
 // forward = h − η P ∇ε against finite differences of energy()). Not a test file itself.
 import assert from 'node:assert/strict';
-import { loadGateLab, GateLabError } from '../../web/lib/gatelab.js';
+import { loadGateLab, GateLabError } from '../../../web/lib/gatelab.js';
 
 export const lab = await loadGateLab();
 export const DIAGONALS = ['none', 'per-head', 'shared'];

@@ -4,7 +4,7 @@
 // preconditioner and its spectrum, and backward against finite differences of forward.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, DIAGONALS, PRECONDS, SOFTPLUS_INV_ONE, randomArray, bits, row, randomizeParams, fdGradient, checkOneStep } from './cem-fixture.mjs';
+import { lab, DIAGONALS, PRECONDS, SOFTPLUS_INV_ONE, randomArray, bits, row, randomizeParams, fdGradient, checkOneStep } from './fixture.mjs';
 
 test('forward = h − η P ∇ε with ∇ε by finite differences of energy(): attention, every diagonal, heads and P', () => {
   const d = 4;

@@ -9,9 +9,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { gpClaims, gpSummary, runGpRecursion } from '../../scripts/experiments/gp-recursion.mjs';
-import { lmSummary, runTinyLm } from '../../scripts/experiments/tiny-lm.mjs';
-import { commonOptions } from '../../scripts/experiments/native.mjs';
+import { gpClaims, gpSummary, runGpRecursion } from '../../../scripts/experiments/gp-recursion.mjs';
+import { lmSummary, runTinyLm } from '../../../scripts/experiments/tiny-lm.mjs';
+import { commonOptions } from '../../../scripts/experiments/native.mjs';
 
 const out = mkdtempSync(join(tmpdir(), 'gatelab-experiments-'));
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));

@@ -4,7 +4,7 @@
 // 1000 create/use/dispose cycles.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, randomArray, throwsNamed } from './cem-fixture.mjs';
+import { lab, randomArray, throwsNamed } from './fixture.mjs';
 
 test('createAttention and createMlp refuse bad options with a message naming the option', () => {
   const good = { d: 8, heads: 2, steps: 1, eta: 1, diagonal: 'none', precond: 'paper', precondRank: 2, seed: 3 };

@@ -2,7 +2,7 @@
 // (must compile) and a misuse file (must fail on each marked line).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { misuseErrors, tsc } from './tsc-check.mjs';
+import { misuseErrors, tsc } from '../package/tsc-check.mjs';
 
 test('the lab.cem usage file type-checks against gatelab.d.ts', () => {
   const r = tsc(['-p', 'tests/types/tsconfig.cem.json']);

@@ -1,8 +1,8 @@
 // The API fuzzer with a fixed seed (issue #7). `npm run fuzz -- --calls 200000 --seed N` runs longer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadGateLab } from '../../web/lib/gatelab.js';
-import { fuzzApi } from '../fuzz/fuzz-api.mjs';
+import { loadGateLab } from '../../../web/lib/gatelab.js';
+import { fuzzApi } from '../../fuzz/fuzz-api.mjs';
 
 test('10000 random API calls: only GateLabErrors, no abort, no leak, bounded heap', async () => {
   const lab = await loadGateLab();

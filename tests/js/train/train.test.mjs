@@ -3,8 +3,8 @@
 // naming the argument; nothing leaks (liveObjects back to baseline, heap bounded).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadGateLab, GateLabError } from '../../web/lib/gatelab.js';
-import { installPaperA } from '../../web/lib/paper-a/paper-a.js';
+import { loadGateLab, GateLabError } from '../../../web/lib/gatelab.js';
+import { installPaperA } from '../../../web/lib/paper-a/paper-a.js';
 
 const lab = await loadGateLab();
 const pa = installPaperA(lab);

@@ -5,7 +5,7 @@
 // The energy view is in cem-energy.test.mjs, the error paths and leaks in cem-errors.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, SOFTPLUS_INV_ONE, randomArray, relError, bits, randomizeParams } from './cem-fixture.mjs';
+import { lab, SOFTPLUS_INV_ONE, randomArray, relError, bits, randomizeParams } from './fixture.mjs';
 
 test('createAttention follows the contract: options, defaults, β, parameter count', () => {
   const att = lab.cem.createAttention({ d: 8, heads: 2, steps: 1, eta: 1, beta: undefined, diagonal: 'none',

@@ -2,7 +2,7 @@
 // (must fail on each marked line), so the types cannot silently drift from the API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { misuseErrors, tsc } from './tsc-check.mjs';
+import { misuseErrors, tsc } from '../package/tsc-check.mjs';
 
 test('the usage file type-checks against gatelab.d.ts', () => {
   const r = tsc(['-p', 'tests/types/tsconfig.json']);
