@@ -1,8 +1,8 @@
-// lab.cem (issue 5, MATH.md B) end to end on the real wasm module, part 1 of 3: the contract
+// lab.cem (docs/MATH.md §B) end to end on the real wasm module, part 1 of 3: the contract
 // (options, defaults, β, parameter counts, seeds), the views of one layer agreeing with each
 // other (forward, energy, energyTrace, trajectory, energyGrid), copies in and out, setParams,
 // and the tie to standard layers (tied attention and the tied MLP equal their standard forms).
-// The energy view is in cem-energy.test.mjs, the error paths and leaks in cem-errors.test.mjs.
+// The energy view is in energy.test.mjs, the error paths and leaks in errors.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lab, SOFTPLUS_INV_ONE, randomArray, relError, bits, randomizeParams } from './fixture.mjs';
@@ -11,7 +11,7 @@ test('createAttention follows the contract: options, defaults, β, parameter cou
   const att = lab.cem.createAttention({ d: 8, heads: 2, steps: 1, eta: 1, beta: undefined, diagonal: 'none',
     precond: 'none', precondRank: 2, seed: 3 });
   assert.equal(att.beta, Math.fround(1 / Math.sqrt(4)));
-  assert.equal(att.parameterCount, 2 * 8 * 8, '2d² parameters (MATH.md B2)');
+  assert.equal(att.parameterCount, 2 * 8 * 8, '2d² parameters (docs/MATH.md §B2)');
   assert.deepEqual(Object.keys(att.getParams()), ['WQ', 'WK']);
   att.dispose();
 
@@ -131,7 +131,7 @@ test('tied attention equals standard attention with W_V = W_K and W_O = η W_Q�
     const standard = lab.cem.asStandardAttention(att);
     assert.equal(standard.beta, att.beta);
     assert.equal(att.parameterCount, 2 * d * d);
-    assert.equal(standard.parameterCount, 4 * d * d, 'twice the parameters (MATH.md B2)');
+    assert.equal(standard.parameterCount, 4 * d * d, 'twice the parameters (docs/MATH.md §B2)');
     const tied = att.getParams();
     const { WQ, WK, WV, WO } = standard.getParams();
     assert.deepEqual(bits(WQ), bits(tied.WQ));
@@ -164,7 +164,7 @@ test('the tied MLP equals a gated MLP with W_down = η Wᵀ', () => {
     const mlp = lab.cem.createMlp({ d, hidden, activation, eta: 0.6, seed: 2 });
     const gated = lab.cem.asGatedMlp(mlp);
     assert.equal(mlp.parameterCount, 2 * d * hidden);
-    assert.equal(gated.parameterCount, 3 * d * hidden, 'a third more (MATH.md B3)');
+    assert.equal(gated.parameterCount, 3 * d * hidden, 'a third more (docs/MATH.md §B3)');
     const { W, U } = mlp.getParams();
     const { Wgate, Wup, Wdown } = gated.getParams();
     assert.deepEqual(bits(Wgate), bits(W));

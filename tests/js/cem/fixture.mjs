@@ -1,6 +1,6 @@
-// Shared set-up of the lab.cem tests (cem-contract, cem-energy and cem-errors .test.mjs): the
+// Shared set-up of the lab.cem tests (contract, energy and errors .test.mjs in tests/js/cem/): the
 // loaded module, the option values every test loops over, seeded test data, and the checks
-// they share (a GateLabError naming its argument, relative error, the one-step check of
+// they share (a GateLabError naming its argument and code, relative error, the one-step check of
 // forward = h − η P ∇ε against finite differences of energy()). Not a test file itself.
 import assert from 'node:assert/strict';
 import { loadGateLab, GateLabError } from '../../../web/lib/gatelab.js';
@@ -19,11 +19,14 @@ export function randomArray(length, seed = 1, scale = 1) {
   });
 }
 
-export function throwsNamed(fn, pattern, argument) {
+/** fn throws a GateLabError whose message matches, naming `argument`, with error code `code`. */
+export function throwsNamed(fn, pattern, argument, code) {
+  assert.ok(typeof code === 'string', 'every error path states its code');
   assert.throws(fn, (e) => {
     assert.ok(e instanceof GateLabError, `expected GateLabError, got ${e?.constructor?.name}: ${e?.message}`);
     assert.match(e.message, pattern);
     if (argument !== undefined) assert.equal(e.argument, argument, e.message);
+    assert.equal(e.code, code, e.message);
     return true;
   });
 }

@@ -1,4 +1,4 @@
-// Paper B's experiments (issue 6) at their quick settings, through the same modules as
+// Paper B's experiments at their quick settings, through the same modules as
 // `npm run experiment -- gp-recursion|tiny-lm` (the native runner built by scripts/build.sh):
 // the tables have the expected shape, every number is finite and beats the trivial baselines,
 // no model beats the exact GP posterior mean by more than noise (the leak guard), the same

@@ -1,4 +1,4 @@
-// lab.gp (web/lib/gp.js) on the real wasm module in Node: sequences named by their seed, the
+// lab.gp (web/lib/gp/) on the real wasm module in Node: sequences named by their seed, the
 // posterior against the one-observation closed form, a live session that learns and never
 // looks at y_t, validation errors that name the option, and disposal.
 import { test } from 'node:test';
@@ -69,21 +69,29 @@ test('a session trains, beats the context mean, and its prediction at t ignores 
   session.dispose();
   session.dispose();
   assert.equal(lab.liveObjects(), before);
-  assert.throws(() => session.train(1), /disposed/);
+  assert.throws(() => session.train(1), (e) => e instanceof GateLabError && /disposed/.test(e.message) && e.code === 'disposed');
 });
 
-test('bad options throw GateLabError naming the option', () => {
-  const expectError = (fn, argument) => assert.throws(fn, (e) => e instanceof GateLabError && e.argument === argument);
-  expectError(() => gp.createSession({ noiseStd: 0 }), 'options.noiseStd');
-  expectError(() => gp.createSession({ dx: 99 }), 'options.dx');
-  expectError(() => gp.createSession({ steps: 40 }), 'options.steps');
-  expectError(() => gp.createSession({ heads: 3 }), 'options.heads');
-  expectError(() => gp.createSession({ family: 'mamba' }), 'options.family');
-  expectError(() => gp.createSession({ colour: 'red' }), 'options.colour');
-  expectError(() => gp.sample({}, -1), 'seed');
-  expectError(() => gp.posterior({ length: 3 }, { x: new Float32Array(2), y: new Float32Array(3) }), 'seq.x');
+test('bad options throw GateLabError naming the option, with its code', () => {
+  const expectError = (fn, argument, code) => assert.throws(fn, (e) => e instanceof GateLabError && e.argument === argument
+    && e.code === code);
+  expectError(() => gp.createSession({ noiseStd: 0 }), 'options.noiseStd', 'out-of-range');
+  expectError(() => gp.createSession({ dx: 99 }), 'options.dx', 'out-of-range');
+  expectError(() => gp.createSession({ steps: 40 }), 'options.steps', 'out-of-range');
+  expectError(() => gp.createSession({ heads: 3 }), 'options.heads', 'invalid-value');
+  expectError(() => gp.createSession({ family: 'mamba' }), 'options.family', 'invalid-value');
+  expectError(() => gp.createSession({ colour: 'red' }), 'options.colour', 'invalid-value');
+  expectError(() => gp.createSession({ lr: NaN }), 'options.lr', 'not-finite');
+  expectError(() => gp.createSession({ d: 1.5 }), 'options.d', 'invalid-type');
+  expectError(() => gp.createSession({ diagonal: 'perhead' }), 'options.diagonal', 'invalid-value');
+  expectError(() => gp.sample({}, -1), 'seed', 'out-of-range');
+  expectError(() => gp.sample({}, 0, 1e9), 'count', 'out-of-range');
+  expectError(() => gp.posterior({ length: 3 }, { x: new Float32Array(2), y: new Float32Array(3) }), 'seq.x', 'invalid-value');
+  expectError(() => gp.posteriorAt({ dx: 2 }, gp.sample({ dx: 2 })[0], 1, new Float32Array(3)), 'xq', 'invalid-value');
+  expectError(() => gp.posteriorAt({}, gp.sample()[0], 1, [0.5]), 'xq', 'invalid-type');
   const session = gp.createSession({ length: 4 });
-  expectError(() => session.train(0), 'n');
-  expectError(() => session.predictAt(gp.sample({ length: 4 })[0], 4, Float32Array.of(0)), 'context');
+  expectError(() => session.train(0), 'n', 'out-of-range');
+  expectError(() => session.predictAt(gp.sample({ length: 4 })[0], 4, Float32Array.of(0)), 'context', 'out-of-range');
   session.dispose();
+  expectError(() => session.train(1), 'this', 'disposed');
 });

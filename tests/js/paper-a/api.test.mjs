@@ -1,4 +1,5 @@
-// The JS API contract of issue #3, end to end on the real wasm module in Node.
+// The JS API contract (lab.*: layers, symmetry probes, activations), end to end on the real wasm
+// module in Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

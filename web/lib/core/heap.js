@@ -3,9 +3,20 @@
 // copied out (slice), so nothing the caller holds points into wasm memory.
 import { GateLabError } from './errors.js';
 
+function allocate(m, floats) {
+  const p = m._malloc(Math.max(4, floats * 4));
+  if (!p) {
+    throw new GateLabError('the wasm heap is exhausted: the request needs more memory than the module can grow to',
+      { code: 'out-of-range' });
+  }
+  return p;
+}
+
 export class Heap {
+  #module;
+
   constructor(module) {
-    this.module = module;
+    this.#module = module;
   }
 
   /**
@@ -13,19 +24,15 @@ export class Heap {
    * allocated for outputs; returns [fn's result, ...output copies]. Frees everything, also on throw.
    */
   call(inputs, outputLengths, fn) {
-    const m = this.module;
+    const m = this.#module;
     const pointers = [];
     try {
       for (const array of inputs) {
-        const p = m._malloc(Math.max(4, array.length * 4));
-        if (!p) throw new GateLabError('the wasm heap is exhausted: the request needs more memory than the module can grow to');
-        pointers.push(p);
-        m.HEAPF32.set(array, p >>> 2);
+        pointers.push(allocate(m, array.length));
+        m.HEAPF32.set(array, pointers.at(-1) >>> 2);
       }
       for (const length of outputLengths) {
-        const p = m._malloc(Math.max(4, length * 4));
-        if (!p) throw new GateLabError('the wasm heap is exhausted: the request needs more memory than the module can grow to');
-        pointers.push(p);
+        pointers.push(allocate(m, length));
       }
       const result = fn(...pointers);
       const outputs = outputLengths.map((length, i) => {
@@ -40,6 +47,6 @@ export class Heap {
 
   /** Bytes of linear memory the module holds now (grows, never shrinks). */
   get size() {
-    return this.module.HEAPU8.length;
+    return this.#module.HEAPU8.length;
   }
 }

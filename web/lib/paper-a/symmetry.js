@@ -1,21 +1,19 @@
-// lab.symmetry: the probes of paper A (MATH.md A7, A8) over a layer and a batch, and the
-// exchange plane g(a, b) = σ(a)b − σ(b)a that makes the proof of A7 visible.
-import { throwIfError } from '../core/errors.js';
-import { Layer } from './layer.js';
-import { fail, finiteNumber, floatArray, integer } from '../core/validate.js';
+// lab.symmetry: the probes of paper A (docs/MATH.md §A7, §A8) over a layer and a batch, and the
+// exchange plane g(a, b) = σ(a)b − σ(b)a that makes the proof of §A7 visible.
+import { throwCoreError } from '../core/errors.js';
+import { curveOptions } from '../base/activations.js';
+import { fail, finiteNumber, floatArray } from '../core/validate.js';
+import { checkBatch, layerHandle } from './layer.js';
 
-function checkLayer(layer) {
-  if (!(layer instanceof Layer)) fail('layer', 'a layer made by lab.createLayer', layer);
-  return layer.handle;  // throws when disposed
-}
+const LAYER = { argument: 'layer', fields: [] };
 
-export function createSymmetry(lab) {
+export function createSymmetry(core) {
+  const m = core.module;
   const gap = (layer, x, rows, exchange, alpha) => {
-    const handle = checkLayer(layer);
-    integer('rows', rows, { min: 1, max: handle.maxRows() });
-    floatArray('x', x, rows * layer.dIn, `rows·dIn = ${rows * layer.dIn}`);
-    const [result] = lab.heap.call([x], [], (px) => lab.module.symmetryGap(handle, px, rows, exchange, alpha));
-    throwIfError(result.error, 'layer');
+    layerHandle(layer);
+    const handle = checkBatch(layer, x, rows);
+    const [result] = core.heap.call([x], [], (px) => m.symmetryGap(handle, px, rows, exchange, alpha));
+    throwCoreError(result.error, LAYER);
     return result.value;
   };
 
@@ -28,13 +26,12 @@ export function createSymmetry(lab) {
     /** ‖f_{αQ,K/α}(X) − f(X)‖_F / ‖f(X)‖_F; alpha may be a number or a Float32Array with one α per unit. */
     scalingGap(layer, x, rows, alpha) {
       if (alpha instanceof Float32Array) {
-        const handle = checkLayer(layer);
-        integer('rows', rows, { min: 1, max: handle.maxRows() });
-        floatArray('x', x, rows * layer.dIn, `rows·dIn = ${rows * layer.dIn}`);
+        layerHandle(layer);
+        const handle = checkBatch(layer, x, rows);
         floatArray('alpha', alpha, layer.options.hidden, `hidden = ${layer.options.hidden}`);
-        if (alpha.some((a) => a === 0)) fail('alpha', 'non-zero in every unit', alpha);
-        const [result] = lab.heap.call([x, alpha], [], (px, pa) => lab.module.scalingGapPerUnit(handle, px, rows, pa));
-        throwIfError(result.error, 'layer');
+        if (alpha.some((a) => a === 0)) fail('alpha', 'non-zero in every unit', alpha, 'out-of-range');
+        const [result] = core.heap.call([x, alpha], [], (px, pa) => m.scalingGapPerUnit(handle, px, rows, pa));
+        throwCoreError(result.error, LAYER);
         return result.value;
       }
       finiteNumber('alpha', alpha, { nonZero: true });
@@ -43,9 +40,9 @@ export function createSymmetry(lab) {
 
     /** Float32Array n·n: row i is a_i, column j is b_j, value σ(a)b − σ(b)a. */
     exchangePlane(activation, options) {
-      const { index, beta, min, max, n } = lab.curveOptions(activation, options, 64);
-      const [error, plane] = lab.heap.call([], [n * n], (p) => lab.module.exchangePlane(index, beta, min, max, n, p));
-      throwIfError(error, 'options');
+      const { index, beta, min, max, n } = curveOptions(core, activation, options, 64);
+      const [error, plane] = core.heap.call([], [n * n], (p) => m.exchangePlane(index, beta, min, max, n, p));
+      throwCoreError(error, { argument: 'options', prefix: 'options', fields: ['min', 'max', 'n', 'beta'] });
       return plane;
     },
   });
