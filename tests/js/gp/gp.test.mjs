@@ -95,3 +95,17 @@ test('bad options throw GateLabError naming the option, with its code', () => {
   session.dispose();
   expectError(() => session.train(1), 'this', 'disposed');
 });
+
+test("diagonal is 'per-head' as in lab.cem; the older 'per_head' is still accepted and means the same", () => {
+  const seq = gp.sample({ length: 6 }, 2)[0];
+  const made = ['per-head', 'per_head'].map((diagonal) => gp.createSession({ length: 6, steps: 2, diagonal, seed: 4 }));
+  for (const session of made) assert.equal(session.options.diagonal, 'per-head');
+  made.forEach((session) => session.train(5));
+  assert.deepEqual(made[0].predict(seq), made[1].predict(seq), 'the same model');
+  assert.deepEqual(made[0].losses(), made[1].losses());
+  const shared = gp.createSession({ length: 6, steps: 2, diagonal: 'shared', seed: 4 });
+  shared.train(5);
+  assert.notDeepEqual(shared.losses(), made[0].losses(), "'per-head' is not ignored");
+  for (const session of [...made, shared]) session.dispose();
+  assert.equal(gp.defaults.diagonal, 'shared');
+});

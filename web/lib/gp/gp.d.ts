@@ -1,13 +1,15 @@
 /**
- * lab.gp: in-context GP regression (issue 6, MATH.md B7). Sample GP sequences of (x, y) pairs,
+ * lab.gp: in-context GP regression (docs/MATH.md §B7). Sample GP sequences of (x, y) pairs,
  * compute the exact posterior predictive (the best any model can do) and the context-mean
  * baseline, and train a small CEM or standard transformer on the task live. Every number comes
- * from the C++ core (gp_data.cpp, gp_session.cpp).
+ * from the C++ core (cpp/src/gp/).
  *
  * A sequence is n = length pairs: x is n·dx numbers (row t = x_t), y is n numbers. Every array
  * is a Float32Array and every result a copy. Bad input throws GateLabError naming the option or
  * argument (e.g. `options.lengthScale`).
  */
+
+import type { CemDiagonal } from '../cem/cem.js';
 
 /** How the sequences are drawn: y = f(x) + noise with f ~ GP(0, s² exp(−‖x − x'‖² / 2ℓ²)). */
 export interface GpDataOptions {
@@ -31,8 +33,11 @@ export interface GpModelOptions extends GpDataOptions {
   family?: 'cem' | 'standard';
   /** T, recursive steps of the CEM layers, 1 … 16. Default 1. */
   steps?: number;
-  /** Diagonal of the CEM attention (the core's spelling, 'per_head'). Default 'shared'. */
-  diagonal?: 'none' | 'per_head' | 'shared';
+  /**
+   * Diagonal of the CEM attention, spelled as in lab.cem. Default 'shared'. The older spelling
+   * 'per_head' is still accepted and means 'per-head' (the options report 'per-head').
+   */
+  diagonal?: CemDiagonal | 'per_head';
   /** Preconditioner of the CEM layers. Default 'none'. */
   precond?: 'none' | 'paper' | 'psd';
   /** Rank of the preconditioner's U (and V). Default 0. */
@@ -71,10 +76,13 @@ export interface GpPosterior {
   variance: Float32Array;
 }
 
+/** Every option filled in, diagonal in the one spelling of the API. */
+export type GpResolvedOptions = Required<Omit<GpModelOptions, 'diagonal'>> & { diagonal: CemDiagonal };
+
 /** A model learning in-context GP regression; dispose() it when done. */
 export interface GpSession {
   /** The options the session was created with, defaults filled in. */
-  readonly options: Readonly<Required<GpModelOptions>>;
+  readonly options: Readonly<GpResolvedOptions>;
   readonly stepsDone: number;
   readonly parameterCount: number;
   /** True once a step gave a non-finite loss; train() then refuses to go on. */
@@ -94,7 +102,7 @@ export interface GpSession {
 /** lab.gp. */
 export interface Gp {
   /** Every option's default. */
-  readonly defaults: Readonly<Required<GpModelOptions>>;
+  readonly defaults: Readonly<GpResolvedOptions>;
   /** `count` sequences (default 1, at most 4096) named by `seed` (default 0): the same seed gives the same sequences. */
   sample(options?: GpDataOptions, seed?: number, count?: number): GpSequence[];
   /** The exact posterior predictive of y_t given the pairs before t, and the running mean of y before t. */

@@ -15,8 +15,12 @@ export const GP_DEFAULTS = Object.freeze({
 
 const INTEGERS = ['dx', 'length', 'steps', 'precondRank', 'd', 'layers', 'heads', 'hidden', 'batch', 'warmup'];
 const NUMBERS = ['lengthScale', 'signalVar', 'noiseStd', 'eta', 'lr', 'clipNorm'];
-const CHOICES = { inputs: ['uniform', 'normal'], family: ['cem', 'standard'], diagonal: ['none', 'per_head', 'shared'],
+const CHOICES = { inputs: ['uniform', 'normal'], family: ['cem', 'standard'], diagonal: ['none', 'per-head', 'shared'],
   precond: ['none', 'paper', 'psd'] };
+// 'per-head' is the spelling of the whole API; lab.gp also takes the older 'per_head'.
+const DIAGONAL_ALIASES = { per_head: 'per-head' };
+// The GP binding parses the CEM core's own spelling, 'per_head': the one translation, here.
+const CORE_DIAGONAL = { 'per-head': 'per_head' };
 const OPTIONS = { argument: 'options', prefix: 'options', fields: Object.keys(GP_DEFAULTS) };
 
 /** Every field of GP_DEFAULTS, type-checked (ranges are the core's to check). */
@@ -27,14 +31,17 @@ function fullOptions(options) {
   for (const k of INTEGERS) if (o[k] !== undefined) out[k] = integer(`options.${k}`, o[k], { min: 0 });
   if (o.seed !== undefined) out.seed = seedOf('options.seed', o.seed);
   for (const k of NUMBERS) if (o[k] !== undefined) out[k] = finiteNumber(`options.${k}`, o[k]);
-  for (const [k, values] of Object.entries(CHOICES)) if (o[k] !== undefined) out[k] = oneOf(`options.${k}`, o[k], values);
+  for (const [k, values] of Object.entries(CHOICES)) {
+    if (o[k] !== undefined) out[k] = oneOf(`options.${k}`, k === 'diagonal' ? DIAGONAL_ALIASES[o[k]] ?? o[k] : o[k], values);
+  }
   return out;
 }
 
-/** The options validated by the core (GateLabError naming the option). */
+/** The options as the binding takes them, validated by the core (GateLabError naming the option). */
 function forCore(m, o) {
-  throwCoreError(m.gpValidate(o), OPTIONS);
-  return o;
+  const c = { ...o, diagonal: CORE_DIAGONAL[o.diagonal] ?? o.diagonal };
+  throwCoreError(m.gpValidate(c), OPTIONS);
+  return c;
 }
 
 export function installGp(core) {
