@@ -8,12 +8,14 @@
 // the lab: each area receives it when the lab is assembled, and core/context.js's coreOf(lab)
 // reaches it from the library's own files.
 import { activationCurve, activationProperties } from './base/activations.js';
+import { STATS } from './base/stats.js';
 import { installCem } from './cem/cem.js';
 import { bindCore, coreOf, createCore } from './core/context.js';
 import { GateLabError } from './core/errors.js';
 import { plainObject } from './core/validate.js';
 import { instantiate } from './core/wasm-loader.js';
 import { installGp } from './gp/gp.js';
+import { activationLabels } from './paper-a/labels.js';
 import { installPaperA } from './paper-a/paper-a.js';
 import { installTrain } from './train/train.js';
 
@@ -27,7 +29,8 @@ class GateLab {
     this.activations = core.activations;
     this.limits = Object.freeze({ maxLayerDim: module.maxLayerDim, maxLayerParams: module.maxLayerParams,
       maxBatchFloats: module.maxBatchFloats, maxSwishBeta: module.maxSwishBeta, maxCurvePoints: module.maxCurvePoints });
-    // symmetry, createLayer, census, rankApprox, interactions
+    this.stats = STATS;
+    // layerKinds, symmetry, createLayer, layerLabel, census, rankApprox, interactions
     Object.assign(this, installPaperA(core));
     // datasets, createTrainer, race
     Object.assign(this, installTrain(core));
@@ -35,9 +38,9 @@ class GateLab {
     this.gp = installGp(core);
   }
 
-  /** { name, homogeneity: null | number, linear: boolean } for a catalogue activation. */
+  /** { name, homogeneity, linear, label, shortLabel, gatedName } for a catalogue activation. */
   activationInfo(name) {
-    return activationProperties(coreOf(this), name);
+    return { ...activationProperties(coreOf(this), name), ...activationLabels(name) };
   }
 
   /** Samples of σ on [min, max]: { z, value, derivative, ratio } with ratio = σ(z)/z (σ'(0) at 0). */

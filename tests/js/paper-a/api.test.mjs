@@ -26,11 +26,15 @@ test('activations list the catalogue in order', () => {
     ['identity', 'relu', 'leaky_relu', 'relu2', 'gelu', 'gelu_tanh', 'silu', 'swish', 'sigmoid', 'tanh', 'softplus']);
 });
 
-test('activationInfo reports homogeneity and linearity', () => {
-  assert.deepEqual(lab.activationInfo('silu'), { name: 'silu', homogeneity: null, linear: false });
-  assert.deepEqual(lab.activationInfo('relu'), { name: 'relu', homogeneity: 1, linear: false });
-  assert.deepEqual(lab.activationInfo('relu2'), { name: 'relu2', homogeneity: 2, linear: false });
-  assert.deepEqual(lab.activationInfo('identity'), { name: 'identity', homogeneity: 1, linear: true });
+test('activationInfo reports homogeneity and linearity, and the names readers know', () => {
+  assert.deepEqual(lab.activationInfo('silu'), { name: 'silu', homogeneity: null, linear: false,
+    label: 'SiLU', shortLabel: 'SiLU', gatedName: 'SwiGLU' });
+  assert.deepEqual(lab.activationInfo('relu'), { name: 'relu', homogeneity: 1, linear: false,
+    label: 'ReLU', shortLabel: 'ReLU', gatedName: 'ReGLU' });
+  assert.deepEqual(lab.activationInfo('relu2'), { name: 'relu2', homogeneity: 2, linear: false,
+    label: 'ReLU²', shortLabel: 'ReLU²', gatedName: null });
+  assert.deepEqual(lab.activationInfo('identity'), { name: 'identity', homogeneity: 1, linear: true,
+    label: 'identity', shortLabel: 'id', gatedName: 'Bilinear' });
   assert.throws(() => lab.activationInfo('sine'), GateLabError);
 });
 
