@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   try {
     gp.createSession({ lengthScale: -1 });
   } catch (error) {
-    if (error instanceof GateLabError) console.log(error.argument);
+    if (error instanceof GateLabError && error.code === 'out-of-range') console.log(error.argument);
   }
   for (const s of [session, standard, defaults, perHead]) s.dispose();
   const gone: boolean = session.disposed;

@@ -1,4 +1,4 @@
-// The hand-written cem.d.ts (merged into gatelab.d.ts) is checked with tsc over a usage file
+// The hand-written cem.d.ts (exported from gatelab.d.ts) is checked with tsc over a usage file
 // (must compile) and a misuse file (must fail on each marked line).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

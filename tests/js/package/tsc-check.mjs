@@ -1,4 +1,4 @@
-// Shared by the type tests (types, cem-types, gp-types .test.mjs): runs the project's tsc on a
+// Shared by the type tests (types.test.mjs of tests/js/paper-a, train, cem and gp): runs the project's tsc on a
 // usage project (must compile) or on a misuse file (must fail exactly on its marked lines), so
 // each test file only names its files and lines. Not a test file itself.
 import { spawnSync } from 'node:child_process';

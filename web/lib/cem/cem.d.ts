@@ -1,7 +1,7 @@
 /**
  * lab.cem: paper B, "Revisiting Transformer Layer Parameterization through Causal Energy
- * Minimization" (MATH.md B). A layer is T preconditioned gradient steps on a conditional energy,
- * started at the token itself (the residual):
+ * Minimization" (docs/MATH.md §B). A layer is T preconditioned gradient steps on a conditional
+ * energy, started at the token itself (the residual):
  *
  *   y⁰ = h_i,   y^{t+1} = y^t − η P ∇_y ε(y^t | context),   output y^T.
  *
@@ -12,15 +12,17 @@
  * or diag(softplus(p)) + U Uᵀ ('psd').
  *
  * Arrays are row-major Float32Arrays with one token per row (h: n·d, row i = token i); every
- * result is a copy. Bad input throws GateLabError naming the argument.
+ * result is a copy. Bad input throws GateLabError naming the argument, with its code
+ * ('unsupported' for energy() without a closed-form Φ and for the tie helpers on layers that are
+ * not one standard layer).
  */
 
-import type { ActivationName } from '../gatelab.js';
+import type { ActivationName } from '../base/base.js';
 
-/** Diagonal of A_k (MATH.md B4): none; one d_k per head; one d shared by all heads. */
+/** Diagonal of A_k (docs/MATH.md §B4): none; one d_k per head; one d shared by all heads. */
 export type CemDiagonal = 'none' | 'per-head' | 'shared';
 
-/** Preconditioner P (MATH.md B5). */
+/** Preconditioner P (docs/MATH.md §B5). */
 export type CemPrecond = 'none' | 'paper' | 'psd';
 
 export interface CemAttentionOptions {

@@ -6,7 +6,7 @@
  *
  * A sequence is n = length pairs: x is n·dx numbers (row t = x_t), y is n numbers. Every array
  * is a Float32Array and every result a copy. Bad input throws GateLabError naming the option or
- * argument (e.g. `options.lengthScale`).
+ * argument (e.g. `options.lengthScale`), with its code.
  */
 
 import type { CemDiagonal } from '../cem/cem.js';
