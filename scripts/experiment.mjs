@@ -13,7 +13,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { loadGateLab } from '../web/lib/gatelab.js';
-import { installPaperA } from '../web/lib/paper-a.js';
 import { runRace } from './experiments/race.mjs';
 
 // Paper B's experiments (issue 6) run the native runner; each module parses its own options.
@@ -71,7 +70,7 @@ const tasks = command === 'race' ? [values.task ?? usage('race needs --task')] :
 const settings = settingsFrom(values);
 const outDir = values.out ?? fileURLToPath(new URL('../docs/experiments/', import.meta.url));
 
-const pa = installPaperA(await loadGateLab());
+const pa = await loadGateLab();
 console.log(`# race: ${settings.seeds} seeds × ${settings.steps} steps, ${settings.optimizer} lr ${settings.lrs.join('/')}, `
   + `batch ${settings.batch}, ${settings.loss}, ${settings.count} points (noise ${settings.noise}), `
   + `${settings.widthRule === 'budget' ? `budget ${settings.budget} parameters` : `Shazeer 2/3 of mlp ${settings.mlpHidden}`}\n`);
