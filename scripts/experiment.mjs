@@ -8,7 +8,8 @@
 //   with the lowest train loss) --optimizer --loss --batch --seed --budget
 //   --width-rule budget|shazeer --mlp-hidden --eval-every --models mlp:relu,gated:silu,…
 // Prints markdown tables (final test loss and accuracy, mean ± std over seeds) and writes
-// race-<task>.json and race-<task>.svg to docs/experiments/ (or --out).
+// race-<task>.json and race-<task>.svg to build/experiments/ (git-ignored), or to --out
+// (`--out docs/experiments` replaces the committed results).
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -68,7 +69,8 @@ const command = positionals[0];
 if (command !== 'race' && command !== 'all-tasks') usage(command ? `unknown command '${command}'` : 'no command');
 const tasks = command === 'race' ? [values.task ?? usage('race needs --task')] : BUILTIN;
 const settings = settingsFrom(values);
-const outDir = values.out ?? fileURLToPath(new URL('../docs/experiments/', import.meta.url));
+// A git-ignored folder unless --out says otherwise (docs/experiments holds the committed runs).
+const outDir = values.out ?? fileURLToPath(new URL('../build/experiments/', import.meta.url));
 
 const pa = await loadGateLab();
 console.log(`# race: ${settings.seeds} seeds × ${settings.steps} steps, ${settings.optimizer} lr ${settings.lrs.join('/')}, `

@@ -3,7 +3,7 @@
 // data/tiny-lm/: a Llama-style baseline against CEM-tied layers at T = 1 and 2. Runs the
 // native runner, prints markdown tables (validation loss, perplexity and bits per character
 // against parameter count, mean ± std over seeds; paired differences; generated samples) and
-// writes tiny-lm.json and tiny-lm.svg (quick runs: tiny-lm-quick.*) to docs/experiments/ or --out.
+// writes tiny-lm.json and tiny-lm.svg (quick runs: tiny-lm-quick.*) to build/experiments/ (git-ignored) or --out.
 // Runner pass-through options: --text FILE --context --batch --lr --eta --layers --chars
 // --models (indices, comma-separated).
 import { mkdirSync, writeFileSync } from 'node:fs';
