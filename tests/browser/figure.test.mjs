@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startSession, openPage, figuresSettled, canvasStats, screenshotPath } from './harness.mjs';
+import { startSession, openPage, figuresSettled, canvasStats, positionIn, screenshotPath } from './harness.mjs';
 
 const FIGURE = 'gatelab-exchange-plane';
 
@@ -88,8 +88,7 @@ describe('<gatelab-exchange-plane>', () => {
     assert.notEqual((await canvasStats(page))[0].hash, before[0].hash, 'the probe marker is drawn');
     await page.keyboard.press('Escape');
     assert.match(await probe.textContent(), /arrow keys/);
-    const box = await canvas.boundingBox();
-    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3);
+    await canvas.hover({ position: await positionIn(canvas, 0.3, 0.3) });
     assert.match(await probe.textContent(), /^g\(a = −[\d.]+, b = [\d.]+\) = /);
     assert.deepEqual(problems, []);
     await context.close();

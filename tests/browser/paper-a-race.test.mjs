@@ -5,7 +5,7 @@
 // dark mode, attributes ⇄ URL, and PNG / CSV / JSON export.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, canvasStats, screenshotPath } from './harness.mjs';
+import { startSession, canvasStats, positionIn, screenshotPath } from './harness.mjs';
 import { cornerLuminance, exportAll, figurePage, hashParams, overflow, settled } from './paper-a-fixture.mjs';
 import { loadGateLab } from '../../web/lib/gatelab.js';
 import { paperA } from '../../web/components/paper-a-lab.js';
@@ -83,10 +83,10 @@ describe('<gatelab-race>', () => {
       `<${TAG} task="user" steps="60" seeds="1" models="gated:silu,mlp:relu"></${TAG}>`, TAG);
     assert.match(await page.locator(TAG).evaluate((el) => el.readoutText), /Draw at least 4 points of both classes \(you have 0\)/);
     const data = page.locator(`${TAG} canvas.data`);
-    const box = await data.boundingBox();
-    // Two +1 points by pointer, then two −1 points by keyboard (C switches the class).
-    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.35);
-    await page.mouse.click(box.x + box.width * 0.7, box.y + box.height * 0.7);
+    // Two +1 points by pointer, then two −1 points by keyboard (C switches the class). Each click
+    // goes through the locator: it scrolls the canvas into view and aims at where it is now.
+    await data.click({ position: await positionIn(data, 0.3, 0.35) });
+    await data.click({ position: await positionIn(data, 0.7, 0.7) });
     await data.focus();
     await page.keyboard.press('c');
     await page.keyboard.press('ArrowLeft');
@@ -100,7 +100,7 @@ describe('<gatelab-race>', () => {
     assert.match(await page.locator(TAG).getAttribute('points'), /^[\w-]{4}\.[\w-]{4}$/);
     assert.equal(await page.locator(TAG).evaluate((el) => el.results?.finished), true, 'four points train');
     // Click the first point again: it is removed.
-    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.35);
+    await data.click({ position: await positionIn(data, 0.3, 0.35) });
     await settled(page, TAG);
     assert.equal((await page.locator(TAG).evaluate((el) => el.userPoints)).length, 3);
     // Paste CSV: a header, six rows (one junk), scaled to fit.

@@ -62,16 +62,18 @@ describe('<gatelab-energy>', () => {
   it('tokens are dragged with the pointer and moved with the keyboard', async () => {
     const { page, context, problems } = await figurePage(session, MARKUP, TAG);
     const canvas = page.locator(`${TAG} canvas.landscape`);
-    const box = await canvas.boundingBox();
     const area = await page.locator(TAG).evaluate((el) => el.plotArea);
     const tokens = await page.locator(TAG).evaluate((el) => el.result.tokens);
-    const toScreen = (x, y) => [box.x + area.x + ((x + area.extent) / (2 * area.extent)) * area.w,
-      box.y + area.y + ((area.extent - y) / (2 * area.extent)) * area.h];
+    // Token coordinates → CSS pixels inside the canvas. The pointer is aimed through the locator
+    // at every step (hover scrolls the canvas into view and finds it where it is now), never at
+    // page coordinates measured before a layout change.
+    const inCanvas = (x, y) => ({ x: area.x + ((x + area.extent) / (2 * area.extent)) * area.w,
+      y: area.y + ((area.extent - y) / (2 * area.extent)) * area.h });
     const before = await canvasStats(page, TAG);
-    const [sx, sy] = toScreen(tokens[0], tokens[1]);
-    await page.mouse.move(sx, sy);
+    const start = inCanvas(tokens[0], tokens[1]);
+    await canvas.hover({ position: start });
     await page.mouse.down();
-    for (let k = 1; k <= 5; k++) await page.mouse.move(sx + 8 * k, sy + 6 * k);
+    for (let k = 1; k <= 5; k++) await canvas.hover({ position: { x: start.x + 8 * k, y: start.y + 6 * k } });
     await page.mouse.up();
     await settled(page, TAG);
     const moved = await page.locator(TAG).evaluate((el) => el.result.tokens);
