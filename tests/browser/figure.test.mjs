@@ -77,8 +77,8 @@ describe('<gatelab-exchange-plane>', () => {
     await figuresSettled(page);
     const text = await probe.textContent();
     const expected = await page.evaluate(async () => {
-      const { sharedLab } = await import('/components/shared-lab.js');
-      const { formatNumber } = await import('/components/format.js');
+      const { sharedLab } = await import('/components/base/shared-lab.js');
+      const { formatNumber } = await import('/components/base/format.js');
       const lab = await sharedLab();
       const grid = lab.symmetry.exchangePlane('gelu', { min: -3, max: 3, n: 64 });
       const axis = lab.activationCurve('gelu', { min: -3, max: 3, n: 64 }).z;
@@ -233,7 +233,7 @@ describe('<gatelab-exchange-plane>', () => {
     assert.match(text, /exchange_gap,mlp,,\r\n/);
     // The plane's numbers are the library's own.
     const same = await page.evaluate(async () => {
-      const { sharedLab } = await import('/components/shared-lab.js');
+      const { sharedLab } = await import('/components/base/shared-lab.js');
       const lab = await sharedLab();
       const grid = lab.symmetry.exchangePlane('gelu', { min: -3, max: 3, n: 64 });
       return [...grid.slice(0, 5)].map(String);

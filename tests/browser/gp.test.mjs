@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { startSession, canvasStats, screenshotPath } from './harness.mjs';
 import { figurePage, settled } from './paper-b-fixture.mjs';
 import { loadGateLab } from '../../web/lib/gatelab.js';
-import { rmseByPosition } from '../../web/components/gp-tasks.js';
+import { rmseByPosition } from '../../web/components/runner/gp-tasks.js';
 
 const TAG = 'gatelab-gp';
 

@@ -24,7 +24,7 @@ describe('<gatelab-exchange>', () => {
     assert.ok(gaps.s < 1e-5, `symmetric gap ${gaps.s}`);
     // The same number straight from the library, on the same plane.
     const direct = await page.evaluate(async () => {
-      const { sharedLab } = await import('/components/shared-lab.js');
+      const { sharedLab } = await import('/components/base/shared-lab.js');
       const lab = await sharedLab();
       const el = document.getElementById('g');
       const { n, extent } = el.state;
@@ -129,8 +129,8 @@ describe('<gatelab-scaling>', () => {
     assert.notEqual(after[1].hash, before[1].hash, 'the bars changed');
     // The curves are the library's: one point checked against lab.symmetry.scalingGap directly.
     const check = await page.evaluate(async () => {
-      const { sharedLab } = await import('/components/shared-lab.js');
-      const { scalingLayers, scalingInputs, SCALING_SHAPE } = await import('/components/paper-a-tasks.js');
+      const { sharedLab } = await import('/components/base/shared-lab.js');
+      const { scalingLayers, scalingInputs, SCALING_SHAPE } = await import('/components/runner/paper-a-tasks.js');
       const lab = await sharedLab();
       const [gated, symmetric] = scalingLayers(lab, 'silu', 1);
       const gap = lab.symmetry.scalingGap(gated, scalingInputs(1), SCALING_SHAPE.rows, -2);

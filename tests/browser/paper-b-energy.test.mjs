@@ -26,7 +26,7 @@ describe('<gatelab-energy>', () => {
     assert.match(readout, /Energy of the query h₃ before and after each of T = 3 steps: .*falls at every step/);
     // The figure's energies are the library's: recompute them in the page through lab.cem.
     const check = await page.locator(TAG).evaluate(async (el) => {
-      const { createPlaneAttention, parseTokens } = await import('/components/cem-kit.js');
+      const { createPlaneAttention, parseTokens } = await import('/components/paper-b/cem-kit.js');
       const att = createPlaneAttention(el.lab, { heads: 1, steps: 3, eta: 1.5, beta: 0, diagonal: 'none', precond: 'none', seed: 4 });
       const h = parseTokens(el.tokens);
       const trace = att.energyTrace(h, 4);

@@ -1,4 +1,4 @@
-// The worker runner (web/components/lab-runner.js): a task run in the module worker gives the
+// The worker runner (web/components/runner/lab-runner.js): a task run in the module worker gives the
 // same numbers as on the main thread, reports progress, can be cancelled, and falls back to
 // the main thread when no worker can start. The embed bundle serves as its own worker.
 import { describe, it, before, after } from 'node:test';
@@ -22,7 +22,7 @@ describe('worker runner', () => {
   it('gives the same numbers in the worker and on the main thread, with progress', async () => {
     const { page: p, context, problems } = await page();
     const result = await p.evaluate(async () => {
-      const { LabRunner } = await import('/components/lab-runner.js');
+      const { LabRunner } = await import('/components/runner/lab-runner.js');
       const args = { activation: 'gelu', seed: 11, rows: 128, trials: 6 };
       const worker = new LabRunner({ worker: true });
       const main = new LabRunner({ worker: false });
@@ -48,7 +48,7 @@ describe('worker runner', () => {
   it('cancels a running job (AbortSignal) and stays usable, on both paths', async () => {
     const { page: p, context, problems } = await page();
     const result = await p.evaluate(async () => {
-      const { LabRunner } = await import('/components/lab-runner.js');
+      const { LabRunner } = await import('/components/runner/lab-runner.js');
       const out = {};
       for (const useWorker of [true, false]) {
         const runner = new LabRunner({ worker: useWorker });
@@ -60,7 +60,7 @@ describe('worker runner', () => {
         out[useWorker ? 'worker' : 'main'] = { error, after: after.gated > 0 };
         runner.terminate();
       }
-      const { sharedLab } = await import('/components/shared-lab.js');
+      const { sharedLab } = await import('/components/base/shared-lab.js');
       out.live = (await sharedLab()).liveObjects();
       return out;
     });
@@ -74,7 +74,7 @@ describe('worker runner', () => {
   it('library errors come back as GateLabError from the worker', async () => {
     const { page: p, context } = await page();
     const error = await p.evaluate(async () => {
-      const { LabRunner } = await import('/components/lab-runner.js');
+      const { LabRunner } = await import('/components/runner/lab-runner.js');
       const { GateLabError } = await import('/lib/gatelab.js');
       const runner = new LabRunner();
       const e = await runner.run('exchangeGaps', { activation: 'nope' }).catch((err) => err);
@@ -92,7 +92,7 @@ describe('worker runner', () => {
     await p.goto(session.server.url + 'demos/csp.html');
     await figuresSettled(p);
     const result = await p.evaluate(async () => {
-      const { LabRunner } = await import('/components/lab-runner.js');
+      const { LabRunner } = await import('/components/runner/lab-runner.js');
       const runner = new LabRunner({ workerUrl: '/components/no-such-worker.js' });
       const gaps = await runner.run('exchangeGaps', { activation: 'silu', seed: 2 });
       const reference = await new LabRunner({ worker: false }).run('exchangeGaps', { activation: 'silu', seed: 2 });

@@ -3,7 +3,7 @@
 // data-set="name=value&…" sets those attributes on the figure (the figure parses them like any
 // attribute); data-activation buttons set the exchange plane's activation.
 import renderMathInElement from '../vendor/katex/contrib/auto-render.mjs';
-import { activationLabel, formatNumber } from '../components/format.js';
+import { activationLabel, formatNumber } from '../components/base/format.js';
 
 renderMathInElement(document.querySelector('main'), {
   delimiters: [
