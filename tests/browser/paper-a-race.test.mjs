@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { startSession, canvasStats, positionIn, screenshotPath } from './harness.mjs';
 import { cornerLuminance, exportAll, figurePage, hashParams, overflow, settled } from './paper-a-fixture.mjs';
 import { loadGateLab } from '../../web/lib/gatelab.js';
-import { paperA } from '../../web/components/runner/paper-a-lab.js';
 
 const TAG = 'gatelab-race';
 const METRICS = ['trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy'];
@@ -18,7 +17,7 @@ describe('<gatelab-race>', () => {
   let lab;
   before(async () => {
     session = await startSession();
-    lab = paperA(await loadGateLab());
+    lab = await loadGateLab();
   });
   after(() => session?.close());
 

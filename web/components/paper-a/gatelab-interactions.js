@@ -19,7 +19,6 @@ import { drawBars } from '../plot/bar-chart.js';
 import { drawMatrix } from '../plot/matrix-view.js';
 import { drawPoints, drawZeroContour } from '../plot/scatter.js';
 import { addJsonExport, layerLabel, linspace, onlyChanged, palette } from '../base/figure-extras.js';
-import { paperA } from '../runner/paper-a-lab.js';
 import { attachGridProbe, createProbeLine } from '../base/grid-probe.js';
 
 const N = 56;
@@ -206,14 +205,13 @@ export class GateLabInteractions extends GateLabFigure {
   }
 
   #computeWeightBased() {
-    const api = paperA(this.lab);
     const u = this.#direction();
     const axis = linspace(-EXTENT, EXTENT, N);
     this.#withLayer((layer) => {
-      this.#weightBased = api.interactions(layer, u);
+      this.#weightBased = this.lab.interactions(layer, u);
       const swapped = layer.exchanged();
       try {
-        this.#swapped = api.interactions(swapped, u);
+        this.#swapped = this.lab.interactions(swapped, u);
       } finally {
         swapped.dispose();
       }
@@ -247,7 +245,7 @@ export class GateLabInteractions extends GateLabFigure {
       return;
     }
     const x = this.#inputAt(point[0], point[1]);
-    this.#local = { point, pinned: !this.#previewPoint(), result: this.#withLayer((layer) => paperA(this.lab).interactions(layer, this.#direction(), x)) };
+    this.#local = { point, pinned: !this.#previewPoint(), result: this.#withLayer((layer) => this.lab.interactions(layer, this.#direction(), x)) };
     this.#showProbe();
   }
 

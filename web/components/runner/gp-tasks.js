@@ -1,8 +1,7 @@
 // The <gatelab-gp> figure's long computations, as runner tasks (lab-tasks.js merges them in):
 // a session of one GP model per recursion depth T, kept in the worker between calls, trained in
 // chunks; each call returns what the figure draws — predictions on the shown sequence and the
-// RMSE by position on a small held-out set, beside the exact GP posterior.
-import { gpApi } from './gp-lab.js';
+// RMSE by position on a small held-out set, beside the exact GP posterior (lab.gp).
 
 const sessions = new Map();
 
@@ -44,7 +43,7 @@ export const gpTasks = {
    */
   *gpStart(lab, { id, options, depths, sequenceSeed, evalSeed, evalCount }) {
     gpTasks.gpStop(lab, { id }).next();
-    const api = gpApi(lab);
+    const api = lab.gp;
     const session = { models: [], options, display: shown(api, options, sequenceSeed), evalSet: api.sample(options, evalSeed, evalCount) };
     sessions.set(id, session);
     try {
@@ -85,7 +84,7 @@ export const gpTasks = {
     const session = sessions.get(id);
     if (!session) throw sessionLost(id);
     yield 0;
-    session.display = shown(gpApi(lab), session.options, sequenceSeed);
+    session.display = shown(lab.gp, session.options, sequenceSeed);
     return { display: session.display, predictions: session.models.map((m) => m.model.predict(session.display)) };
   },
 

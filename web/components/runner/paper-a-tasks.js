@@ -2,7 +2,6 @@
 // them in): each is a generator (lab, args) making coarse library calls, yielding progress and
 // returning structured-cloneable results. The race keeps its trainers in the worker between
 // calls (a session per figure), so live training costs one message per chunk of steps.
-import { paperA } from './paper-a-lab.js';
 import { normalArray } from '../base/seeded-random.js';
 
 /** Positions of the scaling figure's α axis: p ∈ ±[1, 201], log10|α| = (|p| − 101) / 50. */
@@ -75,7 +74,7 @@ export const paperATasks = {
   /** lab.rankApprox as a task. */
   *rankApprox(lab, options) {
     yield 0;
-    return paperA(lab).rankApprox(options);
+    return lab.rankApprox(options);
   },
 
   /** lab.census, one kind at a time (so progress moves and cancellation is prompt). */
@@ -83,7 +82,7 @@ export const paperATasks = {
     const rows = [];
     for (let i = 0; i < kinds.length; i++) {
       yield i / kinds.length;
-      rows.push(...paperA(lab).census({ ...options, kinds: [kinds[i]] }));
+      rows.push(...lab.census({ ...options, kinds: [kinds[i]] }));
     }
     return rows;
   },
@@ -93,7 +92,7 @@ export const paperATasks = {
    * @returns {{ weights: object, data: object, history: object, grid: Float32Array, divergence }}
    */
   *trainLayer(lab, { options, steps, chunk = 100, gridSize = 48, extent = 1.5 }) {
-    const trainer = paperA(lab).createTrainer(options);
+    const trainer = lab.createTrainer(options);
     try {
       for (let done = 0; done < steps && !trainer.divergence;) {
         const n = Math.min(chunk, steps - done);
@@ -116,8 +115,7 @@ export const paperATasks = {
    */
   *raceStart(lab, { id, models, widthRule, budget, mlpHidden, seeds, train, data, gridSize, extent }) {
     paperATasks.raceStop(lab, { id }).next();
-    const api = paperA(lab);
-    const probe = api.race({ ...train, data, models, widthRule, budget, mlpHidden, steps: 1, seeds: 1, evalEvery: 1 });
+    const probe = lab.race({ ...train, data, models, widthRule, budget, mlpHidden, steps: 1, seeds: 1, evalEvery: 1 });
     const options = probe.models.map((m) => Array.from({ length: seeds }, (_, s) => ({
       ...train, kind: m.kind, activation: m.activation, hidden: m.hidden, rank: 1, seed: (train.seed ?? 0) + s,
       data: { ...data, seed: data.task === 'user' ? (data.seed ?? 0) : (data.seed ?? 0) + s },
@@ -126,7 +124,7 @@ export const paperATasks = {
     const session = { trainers };
     sessions.set(id, session);
     for (const row of options) {
-      trainers.push(row.map((o) => api.createTrainer(o)));
+      trainers.push(row.map((o) => lab.createTrainer(o)));
       yield trainers.length / options.length;
     }
     return {
