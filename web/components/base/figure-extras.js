@@ -20,9 +20,6 @@ export function palette(theme, count) {
   return Array.from({ length: count }, (_, i) => base[i % base.length]);
 }
 
-/** The colour with an alpha, for bands and fills (theme.js's). */
-export { withAlpha } from './theme.js';
-
 /**
  * Adds a "JSON" button to the figure's export group; `get()` returns the object to save, or a
  * promise of it (null when there is nothing yet).

@@ -78,6 +78,8 @@ input[type=range] { accent-color: var(--gl-accent); border: 0; background: trans
 .readout .busy { color: var(--gl-muted); }
 .readout.error { color: var(--gl-accent); }
 .caption { margin-top: 8px; color: var(--gl-muted); font-size: 0.93em; }
+/* The line where a probe's reading is said (grid-probe.js createProbeLine). */
+.probe { margin: 6px 0 0; min-height: 1.45em; color: var(--gl-muted); font-variant-numeric: tabular-nums; }
 .visually-hidden {
   position: absolute; width: 1px; height: 1px; overflow: hidden;
   clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap;

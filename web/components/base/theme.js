@@ -99,3 +99,18 @@ export function colormapTable(stops) {
   }
   return table;
 }
+
+const tables = new WeakMap();
+/** The theme's colormap as a colormapTable, built once per theme. */
+export function colormapFor(theme) {
+  let table = tables.get(theme.colormap);
+  if (!table) tables.set(theme.colormap, (table = colormapTable(theme.colormap)));
+  return table;
+}
+
+/** The CSS colour at t ∈ [0, 1] of the theme's colormap (0: its negative end). */
+export function colormapColor(theme, t) {
+  const table = colormapFor(theme);
+  const k = 4 * Math.max(0, Math.min(255, Math.round(t * 255)));
+  return `rgb(${table[k]}, ${table[k + 1]}, ${table[k + 2]})`;
+}

@@ -11,8 +11,8 @@ import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createButton, createSelect } from '../base/controls.js';
 import { WorkerRun } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
-import { drawBars } from '../plot/bar-chart.js';
-import { drawChart, linearTicks, logTicks } from '../plot/chart.js';
+import { linearTicks, logTicks } from '../plot/axes.js';
+import { drawBars, drawChart } from '../plot/chart.js';
 import { layerLabel, onlyChanged, palette, plainActivation } from '../base/figure-extras.js';
 
 const KINDS = ['mlp', 'symmetric', 'gated'];

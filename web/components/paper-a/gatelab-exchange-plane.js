@@ -8,8 +8,10 @@
 // library: lab.symmetry.exchangePlane, lab.activationCurve, lab.symmetry.exchangeGap.
 import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
-import { drawHeatmap, maxAbs } from '../plot/heatmap.js';
-import { dataRange, drawLineChart } from '../plot/line-chart.js';
+import { extent, maxAbs } from '../plot/axes.js';
+import { drawChart } from '../plot/chart.js';
+import { drawHeatmap } from '../plot/heatmap.js';
+import { drawRing } from '../plot/marks.js';
 import { WorkerRun } from '../runner/worker-run.js';
 import { activationLabel, formatNumber } from '../base/format.js';
 import { attachGridProbe, createProbeLine } from '../base/grid-probe.js';
@@ -24,7 +26,6 @@ const STYLES = `
   .plots { grid-template-columns: minmax(0, 1.12fr) minmax(0, 1fr); }
   .plots canvas.ratio { aspect-ratio: 1; }
 }
-.probe { margin: 6px 0 0; min-height: 1.45em; color: var(--gl-muted); font-variant-numeric: tabular-nums; }
 `;
 
 export class GateLabExchangePlane extends GateLabFigure {
@@ -238,9 +239,9 @@ export class GateLabExchangePlane extends GateLabFigure {
     {
       const { ctx, width, height } = this.beginCanvas(ratioCanvas);
       const fontSize = this.fontSizeFor(width);
-      drawLineChart(ctx, { x: 0, y: 0, w: width, h: height }, {
+      drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         series: [{ x: plane.z, y: plane.ratio, color: theme.accent, width: 2.5 }],
-        xRange: plane.range, yRange: dataRange([plane.ratio], { include: [0, 1], clip: [-2, 3] }),
+        xDomain: plane.range, yDomain: extent([plane.ratio], { include: [0, 1], clip: [-2, 3] }),
         theme, fontSize, xLabel: 'z', title: `σ(z)/z for ${activationLabel(this.state.activation)}`,
       });
     }
@@ -250,19 +251,7 @@ export class GateLabExchangePlane extends GateLabFigure {
     const cell = this.#probe.cell;
     const target = this.#target;
     if (!cell || !target || cell.i >= target.n || cell.j >= target.n) return;
-    const [x, y] = [xScale(target.axis[cell.i]), yScale(target.axis[cell.j])];
-    const r = Math.max(4, fontSize * 0.45);
-    ctx.save();
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = this.theme.bg;
-    ctx.beginPath();
-    ctx.arc(x, y, r + 1.5, 0, 2 * Math.PI);
-    ctx.stroke();
-    ctx.strokeStyle = this.theme.fg;
-    ctx.beginPath();
-    ctx.arc(x, y, r, 0, 2 * Math.PI);
-    ctx.stroke();
-    ctx.restore();
+    drawRing(ctx, xScale(target.axis[cell.i]), yScale(target.axis[cell.j]), Math.max(4, fontSize * 0.45), { theme: this.theme });
   }
 
   csv() {

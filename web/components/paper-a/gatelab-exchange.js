@@ -8,7 +8,9 @@
 // The readout gives the exchange gap of the library (lab.symmetry.exchangeGap) over the plane.
 import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
-import { drawHeatmap, maxAbs } from '../plot/heatmap.js';
+import { maxAbs } from '../plot/axes.js';
+import { drawHeatmap } from '../plot/heatmap.js';
+import { drawRing } from '../plot/marks.js';
 import { activationLabel, formatNumber } from '../base/format.js';
 import { attachGridProbe, createProbeLine } from '../base/grid-probe.js';
 import { addJsonExport, linspace } from '../base/figure-extras.js';
@@ -23,7 +25,6 @@ const STYLES = `
 @container (min-width: 620px) {
   .plots { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 }
-.probe { margin: 6px 0 0; min-height: 1.45em; color: var(--gl-muted); font-variant-numeric: tabular-nums; }
 button[aria-pressed="true"] { background: var(--gl-accent); border-color: var(--gl-accent); color: var(--gl-bg); }
 `;
 
@@ -306,19 +307,7 @@ export class GateLabExchange extends GateLabFigure {
     const cell = this.#probe.cell;
     const r = this.#result;
     if (!cell || cell.i >= r.n || cell.j >= r.n) return;
-    const [x, y] = [xScale(r.axis[cell.i]), yScale(r.axis[cell.j])];
-    const radius = Math.max(4, fontSize * 0.45);
-    ctx.save();
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = this.theme.bg;
-    ctx.beginPath();
-    ctx.arc(x, y, radius + 1.5, 0, 2 * Math.PI);
-    ctx.stroke();
-    ctx.strokeStyle = this.theme.fg;
-    ctx.beginPath();
-    ctx.arc(x, y, radius, 0, 2 * Math.PI);
-    ctx.stroke();
-    ctx.restore();
+    drawRing(ctx, xScale(r.axis[cell.i]), yScale(r.axis[cell.j]), Math.max(4, fontSize * 0.45), { theme: this.theme });
   }
 
   csv() {

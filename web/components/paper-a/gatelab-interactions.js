@@ -14,10 +14,11 @@ import { createButton, createSelect, setSelectOptions } from '../base/controls.j
 import { sharedRunner } from '../runner/lab-runner.js';
 import { WorkerRun } from '../runner/worker-run.js';
 import { activationLabel, formatNumber } from '../base/format.js';
-import { drawHeatmap, maxAbs } from '../plot/heatmap.js';
-import { drawBars } from '../plot/bar-chart.js';
-import { drawMatrix } from '../plot/matrix-view.js';
-import { drawPoints, drawZeroContour } from '../plot/scatter.js';
+import { maxAbs } from '../plot/axes.js';
+import { drawBars } from '../plot/chart.js';
+import { drawHeatmap } from '../plot/heatmap.js';
+import { drawPoints, drawRing } from '../plot/marks.js';
+import { drawMatrix, fitMatrix } from '../plot/matrix-view.js';
 import { addJsonExport, layerLabel, linspace, onlyChanged, palette } from '../base/figure-extras.js';
 import { attachGridProbe, createProbeLine } from '../base/grid-probe.js';
 
@@ -38,7 +39,6 @@ const STYLES = `
   .plots canvas.matrices { aspect-ratio: 1.21; }
   .plots canvas.spectrum { aspect-ratio: 3.2; }
 }
-.probe { margin: 6px 0 0; min-height: 1.45em; color: var(--gl-muted); font-variant-numeric: tabular-nums; }
 `;
 
 export class GateLabInteractions extends GateLabFigure {
@@ -325,24 +325,12 @@ export class GateLabInteractions extends GateLabFigure {
       const { plot, xScale, yScale } = drawHeatmap(ctx, { x: 0, y: 0, w: width, h: height }, {
         grid: m.plane, rows: N, cols: N, xRange: range, yRange: range, scale: m.scale, theme, fontSize,
         xLabel: m.labels[0], yLabel: m.labels[1], barLabel: 'u·f',
+        contours: { levels: [0], width: 1.5 },
       });
       this.#planeArea = plot;
-      drawZeroContour(ctx, plot, m.plane, N, theme);
       if (m.data) drawPoints(ctx, plot, { data: m.data, extent: EXTENT + half, theme, radius: 2.2 });
       const point = this.#local?.point;
-      if (point) {
-        ctx.save();
-        ctx.lineWidth = 2;
-        ctx.strokeStyle = theme.bg;
-        ctx.beginPath();
-        ctx.arc(xScale(point[0]), yScale(point[1]), 7.5, 0, 2 * Math.PI);
-        ctx.stroke();
-        ctx.strokeStyle = this.#local.pinned ? theme.accent : theme.fg;
-        ctx.beginPath();
-        ctx.arc(xScale(point[0]), yScale(point[1]), 6, 0, 2 * Math.PI);
-        ctx.stroke();
-        ctx.restore();
-      }
+      if (point) drawRing(ctx, xScale(point[0]), yScale(point[1]), 6, { theme, color: this.#local.pinned ? theme.accent : theme.fg });
       ctx.font = `600 ${fontSize + 1}px ${theme.font}`;
       ctx.fillStyle = theme.fg;
       ctx.textAlign = 'left';
@@ -360,8 +348,14 @@ export class GateLabInteractions extends GateLabFigure {
       if (this.#local) panels.push({ values: this.#local.result.matrix, title: 'M_u(x) here', subtitle: 'exact at x', highlight: true });
       const scale = Math.max(...panels.map((p) => maxAbs(p.values)));
       const [pw, ph] = [width / 2, height / 2];
-      panels.forEach((p, i) => drawMatrix(ctx, { x: (i % 2) * pw + 4, y: Math.floor(i / 2) * ph + 2, w: pw - 8, h: ph - 4 },
-        { ...p, d: m.d, scale, labels: m.labels, theme, fontSize: fontSize - (m.d > 5 ? 1 : 0) }));
+      const size = fontSize - (m.d > 5 ? 1 : 0);
+      panels.forEach((p, i) => {
+        const rect = { x: (i % 2) * pw + 4, y: Math.floor(i / 2) * ph + 2, w: pw - 8, h: ph - 4 };
+        const at = fitMatrix(rect, { rows: m.d, cols: m.d, labels: m.labels, note: true, fontSize: size });
+        drawMatrix(ctx, { ...at, values: p.values, rows: m.d, cols: m.d, scale, labels: m.labels, theme, fontSize: size,
+          title: p.title, note: p.subtitle, outline: p.highlight ? theme.accent : null, outlineWidth: p.highlight ? 2 : 1,
+          titleColor: p.highlight ? theme.accent : theme.fg, noteColor: theme.muted, showValues: true, gap: 1 });
+      });
       if (panels.length === 3) {
         ctx.save();
         ctx.font = `${fontSize - 1}px ${theme.font}`;

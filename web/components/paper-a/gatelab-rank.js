@@ -9,8 +9,8 @@ import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
 import { WorkerRun } from '../runner/worker-run.js';
 import { activationLabel, formatNumber } from '../base/format.js';
-import { drawChart, linearTicks, logTicks } from '../plot/chart.js';
-import { drawBars } from '../plot/bar-chart.js';
+import { linearTicks, logTicks } from '../plot/axes.js';
+import { drawBars, drawChart } from '../plot/chart.js';
 import { onlyChanged } from '../base/figure-extras.js';
 
 const FLOOR = 1e-7;

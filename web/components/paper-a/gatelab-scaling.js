@@ -11,8 +11,8 @@ import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
 import { WorkerRun } from '../runner/worker-run.js';
 import { activationLabel, formatNumber } from '../base/format.js';
-import { drawChart, extent, logTicks } from '../plot/chart.js';
-import { drawBars } from '../plot/bar-chart.js';
+import { extent, logTicks } from '../plot/axes.js';
+import { drawBars, drawChart } from '../plot/chart.js';
 import { alphaAt, positionOf, scalingInputs, scalingLayers, SCALING_SHAPE } from '../runner/paper-a-tasks.js';
 
 // α < 0 from −100 to −0.01, then α > 0 from 0.01 to 100; α = ±1 at p = ±101.

@@ -2,7 +2,7 @@
 // drawing: tokens in the 2-D token space (the `tokens` attribute), the CEM attention layer a
 // figure shows (its weights from the library's seeded initialisation, plus a diagonal and a
 // preconditioner drawn from the same seed, since the library starts them at 0 and at P = I,
-// which would show nothing), and small text helpers. No DOM here: it also runs in Node.
+// which would show nothing). No DOM here: it also runs in Node.
 import { normalArray } from '../base/seeded-random.js';
 
 /** softplus⁻¹(1) = log(e − 1): p filled with it puts 1 on P's diagonal. */
@@ -14,19 +14,6 @@ export const MAX_TOKENS = 8;
 const PAIR = String.raw`[+-]?(?:\d+\.?\d*|\.\d+),[+-]?(?:\d+\.?\d*|\.\d+)`;
 /** 2 to 8 points "x,y", separated by spaces; the last one is the query token. */
 export const TOKENS_PATTERN = new RegExp(String.raw`^\s*${PAIR}(?:\s+${PAIR}){1,${MAX_TOKENS - 1}}\s*$`);
-
-const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
-const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-
-/** 3 → "₃". */
-export function sub(i) {
-  return String(i).replace(/\d/g, (c) => SUBSCRIPT[c]);
-}
-
-/** 3 → "³". */
-export function sup(i) {
-  return String(i).replace(/\d/g, (c) => SUPERSCRIPT[c]);
-}
 
 /** The tokens the token-plane figures start from: three context tokens and the query. */
 export const DEFAULT_TOKENS = '-1.6,1.1 1.4,1.5 0.9,-1.5 0.4,0.7';

@@ -12,10 +12,14 @@
 import { CemFigure, createStepRanges } from './cem-figure.js';
 import { createProbeLine } from '../base/grid-probe.js';
 import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
-import { drawLineChart, dataRange } from '../plot/line-chart.js';
-import { formatNumber } from '../base/format.js';
-import { alpha, drawArrow, drawLandscape, drawTokens, label } from './plane-marks.js';
-import { createPlaneAttention, DEFAULT_TOKENS, descentDirection, firstRise, formatTokens, pathOf, sub, sup, tokensOf, traceOf,
+import { formatNumber, subscript } from '../base/format.js';
+import { withAlpha } from '../base/theme.js';
+import { extent } from '../plot/axes.js';
+import { drawChart } from '../plot/chart.js';
+import { drawArrow } from '../plot/marks.js';
+import { richText } from '../plot/text.js';
+import { drawLandscape, drawPath, drawStepDots, drawTokens } from './plane-marks.js';
+import { createPlaneAttention, DEFAULT_TOKENS, descentDirection, firstRise, formatTokens, pathOf, tokensOf, traceOf,
   TOKENS_PATTERN } from './cem-kit.js';
 
 const DRAG_RESOLUTION = 48;
@@ -31,7 +35,6 @@ const STYLES = `
   .plots { grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); }
   .plots canvas.trace { aspect-ratio: 1.05; }
 }
-.probe { margin: 6px 0 0; min-height: 1.45em; color: var(--gl-muted); font-variant-numeric: tabular-nums; }
 `;
 
 export class GateLabEnergy extends CemFigure {
@@ -135,7 +138,7 @@ export class GateLabEnergy extends CemFigure {
   syncControls() {
     const { token, beta, eta, steps, heads, diagonal, precond, reseed } = this.#controls;
     const n = this.#tokens.length / 2;
-    const options = Array.from({ length: n }, (_, i) => ({ value: String(i), text: i === n - 1 ? `h${sub(i)} (query)` : `h${sub(i)}` }));
+    const options = Array.from({ length: n }, (_, i) => ({ value: String(i), text: i === n - 1 ? `h${subscript(i)} (query)` : `h${subscript(i)}` }));
     if (token.select.options.length !== n) setSelectOptions(token.select, options, String(this.#selectedIndex));
     token.select.value = String(this.#selectedIndex);
     beta.set(this.state.beta);
@@ -190,7 +193,7 @@ export class GateLabEnergy extends CemFigure {
     const trend = rise < 0 ? 'it falls at every step' : `it rises at step ${rise}`;
     const p = precond === 'none' ? 'P = I'
       : `P ${precond === 'paper' ? '= D + UVᵀ + VUᵀ' : '= D + UUᵀ'} with smallest eigenvalue ${formatNumber(lambda)} (${lambda > 0 ? 'positive definite' : 'indefinite: a step can climb'})`;
-    return `Energy of the query h${sub(n - 1)} before and after each of T = ${steps} steps: ${chain}; ${trend}. `
+    return `Energy of the query h${subscript(n - 1)} before and after each of T = ${steps} steps: ${chain}; ${trend}. `
       + `β = ${formatNumber(beta)}${this.state.beta === 0 ? ' (1/√d_h)' : ''}, η = ${formatNumber(eta)}, ${heads} head${heads > 1 ? 's' : ''}, ${p}.`;
   }
 
@@ -199,7 +202,7 @@ export class GateLabEnergy extends CemFigure {
     const h = this.#tokens;
     const n = h.length / 2;
     const i = this.#selectedIndex;
-    const what = i === n - 1 ? `the query h${sub(i)}` : `h${sub(i)}`;
+    const what = i === n - 1 ? `the query h${subscript(i)}` : `h${subscript(i)}`;
     this.#probeText.textContent = `Selected ${what} at (${formatNumber(h[2 * i])}, ${formatNumber(h[2 * i + 1])}). `
       + 'Drag a token, or focus the plane and use the arrow keys (Shift: larger steps); [ and ] pick another token.';
   }
@@ -311,11 +314,7 @@ export class GateLabEnergy extends CemFigure {
         grid: r.grid, G: r.G, lo: -r.extent, hi: r.extent, theme, fontSize,
         xLabel: 'y₁', yLabel: 'y₂', barLabel: 'ε',
       });
-      const { plot } = area;
-      const xScale = area.xScale;
-      const yScale = area.yScale;
-      xScale.invert = (px) => -r.extent + ((px - plot.x) / plot.w) * 2 * r.extent;
-      yScale.invert = (py) => r.extent - ((py - plot.y) / plot.h) * 2 * r.extent;
+      const { plot, xScale, yScale } = area;
       this.#area = { plot, xScale, yScale };
       ctx.save();
       ctx.beginPath();
@@ -324,7 +323,7 @@ export class GateLabEnergy extends CemFigure {
       this.#drawPath(ctx, r, xScale, yScale, fontSize);
       ctx.restore();
       if (r.descent) {
-        label(ctx, 'dashed: the step without P, −η∇ε', plot.x + 4, plot.y + plot.h - 6,
+        richText(ctx, 'dashed: the step without P, −η∇ε', plot.x + 4, plot.y + plot.h - 6,
           { theme, fontSize, color: theme.fg, baseline: 'bottom', halo: true });
       }
       const focused = this.shadowRoot.activeElement === landscape;
@@ -332,30 +331,20 @@ export class GateLabEnergy extends CemFigure {
       ctx.font = `${fontSize + 1}px ${theme.font}`;
       ctx.fillStyle = theme.fg;
       ctx.textBaseline = 'top';
-      ctx.fillText(`ε(y | h₀ … h${sub(r.n - 1)}) and ${this.state.steps} step${this.state.steps > 1 ? 's' : ''}`, plot.x, 2);
+      ctx.fillText(`ε(y | h₀ … h${subscript(r.n - 1)}) and ${this.state.steps} step${this.state.steps > 1 ? 's' : ''}`, plot.x, 2);
     }
     {
       const { ctx, width, height } = this.beginCanvas(traceCanvas);
       const fontSize = this.fontSizeFor(width);
       const x = Array.from(r.energies, (_, t) => t);
-      const xRange = [0, Math.max(1, r.energies.length - 1)];
-      const { xScale, yScale } = drawLineChart(ctx, { x: 0, y: 0, w: width, h: height }, {
+      const { xScale, yScale } = drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         series: [{ x, y: r.energies, color: theme.accent, width: 2.5 }],
-        xRange, yRange: dataRange([r.energies]), theme, fontSize, xLabel: 'step t', yLabel: 'ε(yᵗ)',
-        title: 'Energy of the query after each step',
+        xDomain: [0, Math.max(1, r.energies.length - 1)], yDomain: extent([r.energies]), theme, fontSize,
+        xLabel: 'step t', yLabel: 'ε(yᵗ)', title: 'Energy of the query after each step',
       });
+      drawStepDots(ctx, r.energies, xScale, yScale, { theme, radius: Math.max(3.5, fontSize * 0.33) });
       const rise = firstRise(r.energies);
       ctx.save();
-      for (let t = 0; t < r.energies.length; t++) {
-        const up = t > 0 && r.energies[t] > r.energies[t - 1];
-        ctx.fillStyle = up ? theme.accent2 : theme.accent;
-        ctx.strokeStyle = theme.bg;
-        ctx.lineWidth = 2;
-        ctx.beginPath();
-        ctx.arc(xScale(t), yScale(r.energies[t]), Math.max(3.5, fontSize * 0.33), 0, 2 * Math.PI);
-        ctx.stroke();
-        ctx.fill();
-      }
       if (rise > 0) {
         ctx.font = `${fontSize}px ${theme.font}`;
         ctx.fillStyle = theme.accent2;
@@ -367,54 +356,19 @@ export class GateLabEnergy extends CemFigure {
     }
   }
 
+  /** The query's steps: the path, its first step as an arrow, and −η∇ε dashed when P ≠ I. */
   #drawPath(ctx, r, xScale, yScale, fontSize) {
     const theme = this.theme;
-    const points = [];
-    for (let t = 0; t < r.path.length / 2; t++) points.push([xScale(r.path[2 * t]), yScale(r.path[2 * t + 1])]);
-    // The unpreconditioned first step −η∇ε, for comparison when P ≠ I.
+    const [x0, y0] = [xScale(r.path[0]), yScale(r.path[1])];
     if (r.descent) {
-      const [x0, y0] = points[0];
       const eta = this.state.eta;
       drawArrow(ctx, x0, y0, xScale(r.path[0] + eta * r.descent[0]), yScale(r.path[1] + eta * r.descent[1]),
-        { color: theme.accent2, width: 1.8, head: 8, dash: [4, 3], halo: alpha(theme.bg, 0.8) });
+        { color: theme.accent2, width: 1.8, head: 8, dash: [4, 3], halo: withAlpha(theme.bg, 0.8) });
     }
-    ctx.save();
-    ctx.lineJoin = 'round';
-    ctx.lineCap = 'round';
-    ctx.strokeStyle = alpha(theme.bg, 0.85);
-    ctx.lineWidth = 5;
-    ctx.beginPath();
-    points.forEach(([x, y], k) => (k ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
-    ctx.stroke();
-    ctx.strokeStyle = theme.fg;
-    ctx.lineWidth = 2;
-    ctx.stroke();
-    ctx.restore();
+    const points = drawPath(ctx, r.path, xScale, yScale, { theme, fontSize, color: theme.fg, end: true });
     if (points.length > 1) {
-      drawArrow(ctx, points[0][0], points[0][1], points[1][0], points[1][1],
-        { color: theme.fg, width: 3, head: 11, halo: alpha(theme.bg, 0.9) });
+      drawArrow(ctx, x0, y0, points[1][0], points[1][1], { color: theme.fg, width: 3, head: 11, halo: withAlpha(theme.bg, 0.9) });
     }
-    ctx.save();
-    for (let t = 1; t < points.length; t++) {
-      ctx.fillStyle = theme.fg;
-      ctx.strokeStyle = theme.bg;
-      ctx.lineWidth = 1.5;
-      ctx.beginPath();
-      ctx.arc(points[t][0], points[t][1], t === points.length - 1 ? 4.5 : 3, 0, 2 * Math.PI);
-      ctx.fill();
-      ctx.stroke();
-    }
-    const [xe, ye] = points.at(-1);
-    ctx.font = `600 ${fontSize}px ${theme.font}`;
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'top';
-    ctx.lineWidth = 3;
-    ctx.strokeStyle = theme.bg;
-    const text = `y${sup(points.length - 1)}`;
-    ctx.strokeText(text, xe + 6, ye + 3);
-    ctx.fillStyle = theme.fg;
-    ctx.fillText(text, xe + 6, ye + 3);
-    ctx.restore();
   }
 
   csv() {

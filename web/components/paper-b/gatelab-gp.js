@@ -12,7 +12,8 @@ import { createButton, createRange, createSelect } from '../base/controls.js';
 import { sharedRunner } from '../runner/lab-runner.js';
 import { runTracked } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
-import { drawChart, extent } from '../plot/chart.js';
+import { extent } from '../plot/axes.js';
+import { drawChart } from '../plot/chart.js';
 import { parseColor } from '../base/theme.js';
 
 export const GP_DEPTHS = [1, 2, 4, 8];

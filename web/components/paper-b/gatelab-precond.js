@@ -11,9 +11,13 @@
 // att.trajectory(), att.energyTrace().
 import { CemFigure, createStepRanges } from './cem-figure.js';
 import { createButton, createRange, createSelect } from '../base/controls.js';
-import { drawLineChart, dataRange } from '../plot/line-chart.js';
 import { formatNumber } from '../base/format.js';
-import { alpha, drawArrow, drawLandscape, drawTokens, label } from './plane-marks.js';
+import { withAlpha } from '../base/theme.js';
+import { extent } from '../plot/axes.js';
+import { drawChart } from '../plot/chart.js';
+import { drawArrow } from '../plot/marks.js';
+import { richText } from '../plot/text.js';
+import { drawLandscape, drawPath, drawStepDots, drawTokens } from './plane-marks.js';
 import { createPlaneAttention, DEFAULT_TOKENS, descentDirection, firstRise, pathOf, SOFTPLUS_INV_ONE, tokensOf, traceOf,
   TOKENS_PATTERN } from './cem-kit.js';
 
@@ -199,8 +203,8 @@ export class GateLabPrecond extends CemFigure {
     // The directions w with wᵀPw < 0, as wedges around the start.
     const radius = plot.w * 0.3;
     const P = r.P;
-    ctx.fillStyle = alpha(theme.accent2, 0.28);
-    ctx.strokeStyle = alpha(theme.accent2, 0.8);
+    ctx.fillStyle = withAlpha(theme.accent2, 0.28);
+    ctx.strokeStyle = withAlpha(theme.accent2, 0.8);
     ctx.lineWidth = 1;
     const samples = 360;
     ctx.beginPath();
@@ -216,41 +220,16 @@ export class GateLabPrecond extends CemFigure {
     }
     ctx.fill();
     // Paths: under I (dashed), under P (solid).
-    const polyline = (path, color, dash, width) => {
-      ctx.save();
-      ctx.lineJoin = 'round';
-      ctx.strokeStyle = alpha(theme.bg, 0.85);
-      ctx.lineWidth = width + 3;
-      ctx.beginPath();
-      for (let t = 0; t < path.length / 2; t++) {
-        const [px, py] = [xScale(path[2 * t]), yScale(path[2 * t + 1])];
-        if (t) ctx.lineTo(px, py);
-        else ctx.moveTo(px, py);
-      }
-      ctx.stroke();
-      ctx.strokeStyle = color;
-      ctx.lineWidth = width;
-      ctx.setLineDash(dash);
-      ctx.stroke();
-      ctx.setLineDash([]);
-      ctx.fillStyle = color;
-      for (let t = 1; t < path.length / 2; t++) {
-        ctx.beginPath();
-        ctx.arc(xScale(path[2 * t]), yScale(path[2 * t + 1]), 3, 0, 2 * Math.PI);
-        ctx.fill();
-      }
-      ctx.restore();
-    };
-    polyline(r.plainPath, theme.fg, [5, 4], 1.6);
-    polyline(r.path, theme.accent, [], 2.4);
+    drawPath(ctx, r.plainPath, xScale, yScale, { theme, fontSize, color: theme.fg, width: 1.6, dash: [5, 4] });
+    drawPath(ctx, r.path, xScale, yScale, { theme, fontSize, color: theme.accent, width: 2.4 });
     if (r.path.length >= 4) {
-      drawArrow(ctx, x0, y0, xScale(r.path[2]), yScale(r.path[3]), { color: theme.accent, width: 3, head: 11, halo: alpha(theme.bg, 0.9) });
+      drawArrow(ctx, x0, y0, xScale(r.path[2]), yScale(r.path[3]), { color: theme.accent, width: 3, head: 11, halo: withAlpha(theme.bg, 0.9) });
     }
     ctx.restore();
     drawTokens(ctx, r.h, r.n, xScale, yScale, { theme, fontSize });
-    label(ctx, 'Steps under P (solid) and I (dashed)', plot.x, 2, { theme, fontSize: fontSize + 1, baseline: 'top' });
+    richText(ctx, 'Steps under P (solid) and I (dashed)', plot.x, 2, { theme, fontSize: fontSize + 1, baseline: 'top' });
     if (r.spectrum[0] < 0) {
-      label(ctx, 'shaded: directions P turns uphill', plot.x + 4, plot.y + plot.h - 6,
+      richText(ctx, 'shaded: directions P turns uphill', plot.x + 4, plot.y + plot.h - 6,
         { theme, fontSize, color: theme.fg, baseline: 'bottom' });
     }
   }
@@ -260,11 +239,10 @@ export class GateLabPrecond extends CemFigure {
     const theme = this.theme;
     const fontSize = this.fontSizeFor(width);
     const { s, low, high } = r.sweep;
-    const yRange = dataRange([low, high], { include: [0, 1] });
     const factor = r.form === 'paper' ? 'v' : 'u';
-    const { plot, xScale, yScale } = drawLineChart(ctx, { x: 0, y: 0, w: width, h: height }, {
+    const { plot, xScale, yScale } = drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
       series: [{ x: s, y: high, color: theme.accent2, width: 2 }, { x: s, y: low, color: theme.accent, width: 2.5 }],
-      xRange: [-SWEEP_MAX, SWEEP_MAX], yRange, theme, fontSize,
+      xDomain: [-SWEEP_MAX, SWEEP_MAX], yDomain: extent([low, high], { include: [0, 1] }), theme, fontSize,
       xLabel: r.crossing === null ? `scale s of ${factor}` : `scale s of ${factor} (λ = 0 at s = ${formatNumber(r.crossing)})`,
       title: `Eigenvalues of P as ${factor} → s·${factor}`,
     });
@@ -274,7 +252,7 @@ export class GateLabPrecond extends CemFigure {
     ctx.clip();
     // Below zero: not positive definite.
     const zero = yScale(0);
-    ctx.fillStyle = alpha(theme.accent2, 0.1);
+    ctx.fillStyle = withAlpha(theme.accent2, 0.1);
     ctx.fillRect(plot.x, zero, plot.w, plot.y + plot.h - zero);
     ctx.strokeStyle = theme.fg;
     ctx.lineWidth = 1;
@@ -312,12 +290,12 @@ export class GateLabPrecond extends CemFigure {
     const end = SWEEP - 1;
     const [yLow, yHigh] = [yScale(low[end]), yScale(high[end])];
     const apart = Math.abs(yLow - yHigh) < fontSize * 1.2 ? fontSize * 0.7 : 0;
-    label(ctx, 'largest λ', plot.x + plot.w - 4, Math.max(plot.y + fontSize, Math.min(plot.y + plot.h, yHigh - 4 - (yHigh <= yLow ? apart : -apart))),
+    richText(ctx, 'largest λ', plot.x + plot.w - 4, Math.max(plot.y + fontSize, Math.min(plot.y + plot.h, yHigh - 4 - (yHigh <= yLow ? apart : -apart))),
       { theme, fontSize, color: theme.accent2, align: 'right', baseline: 'bottom', halo: true });
-    label(ctx, 'smallest λ', plot.x + plot.w - 4, Math.max(plot.y + fontSize, Math.min(plot.y + plot.h, yLow - 4 + (yHigh <= yLow ? apart : -apart))),
+    richText(ctx, 'smallest λ', plot.x + plot.w - 4, Math.max(plot.y + fontSize, Math.min(plot.y + plot.h, yLow - 4 + (yHigh <= yLow ? apart : -apart))),
       { theme, fontSize, color: theme.accent, align: 'right', baseline: 'bottom', halo: true });
 
-    label(ctx, 'not positive definite', plot.x + 6, plot.y + plot.h - 4,
+    richText(ctx, 'not positive definite', plot.x + 6, plot.y + plot.h - 4,
       { theme, fontSize, color: theme.muted, baseline: 'bottom', halo: true });
   }
 
@@ -326,24 +304,13 @@ export class GateLabPrecond extends CemFigure {
     const theme = this.theme;
     const fontSize = this.fontSizeFor(width);
     const x = Array.from(r.energies, (_, t) => t);
-    const { xScale, yScale } = drawLineChart(ctx, { x: 0, y: 0, w: width, h: height }, {
+    const { xScale, yScale } = drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
       series: [{ x, y: r.plainEnergies, color: theme.fg, width: 1.6, dash: [5, 4] },
         { x, y: r.energies, color: theme.accent, width: 2.5 }],
-      xRange: [0, Math.max(1, r.energies.length - 1)], yRange: dataRange([r.energies, r.plainEnergies]),
+      xDomain: [0, Math.max(1, r.energies.length - 1)], yDomain: extent([r.energies, r.plainEnergies]),
       theme, fontSize, xLabel: 'step t', title: 'Energy per step (dashed: P = I)',
     });
-    ctx.save();
-    for (let t = 0; t < r.energies.length; t++) {
-      const up = t > 0 && r.energies[t] > r.energies[t - 1];
-      ctx.fillStyle = up ? theme.accent2 : theme.accent;
-      ctx.strokeStyle = theme.bg;
-      ctx.lineWidth = 2;
-      ctx.beginPath();
-      ctx.arc(xScale(t), yScale(r.energies[t]), up ? 5 : 3.5, 0, 2 * Math.PI);
-      ctx.stroke();
-      ctx.fill();
-    }
-    ctx.restore();
+    drawStepDots(ctx, r.energies, xScale, yScale, { theme });
   }
 
   csv() {

@@ -11,7 +11,9 @@ import { CemFigure } from './cem-figure.js';
 import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
 import { activationLabel, formatNumber } from '../base/format.js';
 import { normalArray } from '../base/seeded-random.js';
-import { drawMatrix, label } from './plane-marks.js';
+import { maxAbs } from '../plot/axes.js';
+import { drawMatrix } from '../plot/matrix-view.js';
+import { richText, richTextWidth } from '../plot/text.js';
 
 // The canvases' heights follow their content (see #drawSections); these are first guesses.
 const STYLES = `
@@ -25,12 +27,6 @@ const STYLES = `
 
 function divisors(d) {
   return Array.from({ length: d }, (_, k) => k + 1).filter((k) => d % k === 0);
-}
-
-function maxAbs(...arrays) {
-  let m = 0;
-  for (const a of arrays) for (const v of a) if (Math.abs(v) > m) m = Math.abs(v);
-  return m;
 }
 
 export class GateLabTying extends CemFigure {
@@ -205,10 +201,7 @@ export class GateLabTying extends CemFigure {
     const theme = this.theme;
     const fontSize = this.fontSizeFor(width);
     const pad = 4;
-    const textWidth = (text, weight = '') => {
-      ctx.font = `${weight} ${fontSize}px ${theme.font}`;
-      return ctx.measureText(String(text).replace(/_/g, '')).width;
-    };
+    const textWidth = (text, weight = '') => richTextWidth(ctx, text, { theme, fontSize, weight });
     // Sections sit side by side when they fit, else one under the other; tiles inside a
     // section flow left to right and wrap.
     const layout = (cell) => {
@@ -262,7 +255,7 @@ export class GateLabTying extends CemFigure {
     if (Math.abs(wanted - height) > 2) canvas.style.aspectRatio = `${Math.round(width)} / ${wanted}`;
     for (const item of plan.placed) {
       if (item.heading) {
-        label(ctx, item.heading, item.x, item.y, { theme, fontSize, baseline: 'top', weight: '600' });
+        richText(ctx, item.heading, item.x, item.y, { theme, fontSize, baseline: 'top', weight: '600' });
         continue;
       }
       const { tile } = item;

@@ -1,10 +1,15 @@
-// Axes for canvas plots: linear scales, "nice" tick values, and the frame with ticks and labels.
-// Coordinates are CSS pixels (the context is already scaled by devicePixelRatio).
+// Axes for every canvas drawer of the plotting kit: linear scales, "nice" and logarithmic tick
+// values with their labels, the data range a plot shows, margins that leave room for the
+// labels, and the left/bottom frame with ticks and axis labels. Coordinates are CSS pixels (the
+// context is already scaled by devicePixelRatio).
+import { superscript } from '../base/format.js';
 
-/** A linear map from [d0, d1] to [r0, r1]. */
+/** A linear map from [d0, d1] to [r0, r1]; `scale.invert(r)` maps back. */
 export function linearScale(d0, d1, r0, r1) {
   const k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);
-  return (v) => r0 + (v - d0) * k;
+  const scale = (v) => r0 + (v - d0) * k;
+  scale.invert = (r) => (k === 0 ? d0 : d0 + (r - r0) / k);
+  return scale;
 }
 
 /** About `count` round tick values covering [min, max]. */
@@ -27,22 +32,62 @@ export function formatTick(v) {
   return text.replace('-', '\u2212');
 }
 
-/**
- * Draws the left and bottom axes of `plot` ({x, y, w, h}) with ticks at the numbers `x` and `y`,
- * labelled by formatTick.
- * @param {CanvasRenderingContext2D} ctx
- * @param {{ x: number[], y: number[], xScale: Function, yScale: Function, xLabel?: string,
- *   yLabel?: string, theme: object, fontSize: number, gridLines?: boolean }} options
- */
-export function drawAxes(ctx, plot, { x, y, xScale, yScale, xLabel, yLabel, theme, fontSize, gridLines }) {
-  const ticks = (values) => values.map((value) => ({ value, label: formatTick(value) }));
-  drawFrame(ctx, plot, { xTicks: ticks(x), yTicks: ticks(y), xScale, yScale, xLabel, yLabel, theme, fontSize,
-    gridLines: Boolean(gridLines) });
+/** Linear ticks as { value, label }. */
+export function linearTicks(lo, hi, count = 5) {
+  return niceTicks(lo, hi, count).map((value) => ({ value, label: formatTick(value) }));
+}
+
+/** Ticks at the powers of ten inside [lo, hi] (log10 values), thinned to about `count`. */
+export function logTicks(lo, hi, count = 5) {
+  const first = Math.ceil(lo - 1e-9);
+  const last = Math.floor(hi + 1e-9);
+  const stride = Math.max(1, Math.ceil((last - first + 1) / count));
+  const ticks = [];
+  for (let p = first; p <= last; p += stride) ticks.push({ value: p, label: p === 0 ? '1' : `10${superscript(p)}` });
+  return ticks;
 }
 
 /**
- * The left/bottom frame of `plot` with ticks at given positions and labels ({ value, label }),
- * optional grid lines, and axis labels. Every axis of the canvas drawers is drawn here.
+ * [lo, hi] of the finite values of several arrays and of `include`, each first clamped to
+ * `clip` (so a pole, e.g. σ(z)/z near z = 0 for sigmoid, does not flatten the rest), then
+ * padded by `pad` of the span. With `log` the range is of log10 of the positive values.
+ */
+export function extent(arrays, { log = false, include = [], clip = [-Infinity, Infinity], pad = 0.06 } = {}) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  const take = (v) => {
+    const t = log ? (v > 0 ? Math.log10(v) : NaN) : v;
+    if (!Number.isFinite(t)) return;
+    const c = Math.min(clip[1], Math.max(clip[0], t));
+    if (c < lo) lo = c;
+    if (c > hi) hi = c;
+  };
+  for (const values of arrays) for (const v of values) take(v);
+  for (const v of include) take(v);
+  if (!(hi > lo)) [lo, hi] = Number.isFinite(lo) ? [lo - 1, hi + 1] : [0, 1];
+  const p = pad * (hi - lo);
+  return [lo - p, hi + p];
+}
+
+/** The largest |value| of the finite values of one or more arrays; 0 when there is none. */
+export function maxAbs(...arrays) {
+  let m = 0;
+  for (const values of arrays) for (const v of values) if (Number.isFinite(v) && Math.abs(v) > m) m = Math.abs(v);
+  return m;
+}
+
+/** Plot-area margins that leave room for tick labels and axis labels at this font size. */
+export function axisMargins(fontSize) {
+  return { left: Math.round(4.6 * fontSize), right: Math.round(0.8 * fontSize),
+    top: Math.round(1.8 * fontSize), bottom: Math.round(3.2 * fontSize) };
+}
+
+/**
+ * The left/bottom frame of `plot` ({x, y, w, h}) with ticks at given positions and labels
+ * ({ value, label }), optional grid lines, and axis labels. Every axis of the kit is drawn here.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {{ xTicks: {value,label}[], yTicks: {value,label}[], xScale: Function, yScale: Function,
+ *   xLabel?: string, yLabel?: string, theme: object, fontSize: number, gridLines?: boolean }} options
  */
 export function drawFrame(ctx, plot, { xTicks, yTicks, xScale, yScale, xLabel, yLabel, theme, fontSize, gridLines = true }) {
   ctx.save();
@@ -103,10 +148,4 @@ export function drawFrame(ctx, plot, { xTicks, yTicks, xScale, yScale, xLabel, y
     ctx.fillText(yLabel, 0, 0);
   }
   ctx.restore();
-}
-
-/** Plot-area margins that leave room for tick labels and axis labels at this font size. */
-export function axisMargins(fontSize) {
-  return { left: Math.round(4.6 * fontSize), right: Math.round(0.8 * fontSize),
-    top: Math.round(1.8 * fontSize), bottom: Math.round(3.2 * fontSize) };
 }

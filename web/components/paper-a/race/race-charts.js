@@ -1,12 +1,16 @@
 // The race figure's canvases: the data set (with the point editor's cursor), the loss and
-// accuracy curves with a band over seeds, and one decision-boundary panel per model. Pure
-// drawing from a RaceSession (race-session.js) and a few settings, apart from the element, so
-// what is drawn can be read without the training and event plumbing of gatelab-race.js. Each
-// function takes the figure for its canvas sizing, font size and theme.
+// accuracy curves with a band over seeds, and one decision-boundary panel per model (the
+// model's raw output through the colormap, its zero contour and the data). Pure drawing from a
+// RaceSession (race-session.js) and a few settings, apart from the element, so what is drawn
+// can be read without the training and event plumbing of gatelab-race.js. Each function takes
+// the figure for its canvas sizing, font size and theme.
 import { formatNumber } from '../../base/format.js';
-import { drawChart, extent, logTicks } from '../../plot/chart.js';
 import { layerLabel } from '../../base/figure-extras.js';
-import { classColor, drawBoundaryPanel, drawPoints } from '../../plot/scatter.js';
+import { extent, logTicks } from '../../plot/axes.js';
+import { drawChart } from '../../plot/chart.js';
+import { drawContours } from '../../plot/contour.js';
+import { drawGridImage, gridPosition } from '../../plot/heatmap.js';
+import { classColor, drawPoints } from '../../plot/marks.js';
 import { coordOf, pointArrays } from './user-points.js';
 import { EXTENT, GRID } from './race-schema.js';
 
@@ -182,6 +186,45 @@ export function drawBoundaryPanels(figure, canvas, { session: s, colors, loss, a
     ctx.fillRect(c * panelW + 4, r * cellH + 2 + 1.35 * (fontSize - 1) - 3, panelW - 8, 2);
   });
   return wanted;
+}
+
+/**
+ * One model's panel: its output grid (lab trainer.grid: row 0 at y = +e) softened so the data on
+ * top stays readable, the zero contour that is its decision boundary, the data, a title and a
+ * note line. `grid` is null before the first chunk: then only the frame and the data.
+ * @returns {{ x, y, w, h }} the square plot
+ */
+function drawBoundaryPanel(ctx, rect, { grid, size, extent: e, scale, theme, fontSize, data, title, note, noteColor }) {
+  const titleH = 1.35 * fontSize;
+  const noteH = note === undefined ? 0 : 1.35 * fontSize;
+  const side = Math.max(10, Math.min(rect.w, rect.h - titleH - noteH - 4));
+  const plot = { x: rect.x + (rect.w - side) / 2, y: rect.y + titleH, w: side, h: side };
+  ctx.save();
+  if (grid) {
+    drawGridImage(ctx, plot, { grid, rows: size, cols: size, domain: [-scale, scale], theme, alpha: 0.62 });
+    drawContours(ctx, { grid, rows: size, cols: size, levels: [0], toPlot: gridPosition(plot, size, size), color: theme.fg, width: 1.5 });
+  } else {
+    ctx.fillStyle = theme.grid;
+    ctx.globalAlpha = 0.35;
+    ctx.fillRect(plot.x, plot.y, plot.w, plot.h);
+    ctx.globalAlpha = 1;
+  }
+  ctx.strokeStyle = theme.muted;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
+  drawPoints(ctx, plot, { data, extent: e, theme, radius: Math.max(2, side / 75) });
+  ctx.font = `600 ${fontSize}px ${theme.font}`;
+  ctx.fillStyle = theme.fg;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  ctx.fillText(title, plot.x, rect.y + 1, plot.w);
+  if (note !== undefined) {
+    ctx.font = `${fontSize - 1}px ${theme.font}`;
+    ctx.fillStyle = noteColor ?? theme.muted;
+    ctx.fillText(note, plot.x, plot.y + plot.h + 4, plot.w);
+  }
+  ctx.restore();
+  return plot;
 }
 
 /** Log ticks for a range narrower than a decade: a few round values, labelled plainly. */
