@@ -1,6 +1,7 @@
 // Native, labelled, keyboard-operable controls built with createElement/textContent only (no
 // innerHTML: option texts may come from attributes or the library). Each control is wrapped in
 // its <label>, which names it for screen readers without ids.
+import { activationDisplayName } from './labels.js';
 
 function labelled(text, control, extra) {
   const label = document.createElement('label');
@@ -31,6 +32,18 @@ export function setSelectOptions(select, options, value) {
     option.textContent = o.text;
     return option;
   }));
+  select.value = value;
+}
+
+/**
+ * Shows the lab's activations in `select`, named as readers know them (labels.js), once the lab
+ * is known (until then the current value alone), and selects `value`.
+ */
+export function syncActivationSelect(select, lab, value) {
+  const names = lab?.activations ?? [value];
+  if (select.options.length !== names.length) {
+    setSelectOptions(select, names.map((n) => ({ value: n, text: activationDisplayName(n, lab) })), value);
+  }
   select.value = value;
 }
 

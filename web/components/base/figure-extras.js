@@ -1,6 +1,7 @@
-// Small pieces the paper-A figures share: a categorical palette that follows the theme, a
-// "JSON" export button for figures that have weights, a bounded float formatter for CSV, and
-// the test for a state change that only picks what to show of a result already computed.
+// Small pieces the figures share: a categorical palette that follows the theme, a "JSON"
+// export button for figures that have weights (and the replacer that writes typed arrays as
+// arrays), the test for a state change that only picks what to show of a result already
+// computed, and an evenly spaced grid of inputs.
 import { createButton } from './controls.js';
 import { download } from './export.js';
 import { parseColor } from './theme.js';
@@ -60,19 +61,4 @@ export function jsonReplacer(_key, value) {
 /** An evenly spaced grid of n values over [lo, hi] (inputs a figure feeds the library). */
 export function linspace(lo, hi, n) {
   return Float32Array.from({ length: n }, (_, i) => (n === 1 ? lo : lo + ((hi - lo) * i) / (n - 1)));
-}
-
-const PLAIN = { identity: 'identity', relu: 'ReLU', leaky_relu: 'leaky ReLU', relu2: 'ReLU²', gelu: 'GELU',
-  gelu_tanh: 'GELU (tanh)', silu: 'SiLU', swish: 'Swish', sigmoid: 'sigmoid', tanh: 'tanh', softplus: 'softplus' };
-const GATED = { identity: 'Bilinear', relu: 'ReGLU', gelu: 'GEGLU', gelu_tanh: 'GEGLU (tanh)', silu: 'SwiGLU', sigmoid: 'GLU' };
-
-/** An activation's plain name (no gated-variant suffix): "ReLU", "SiLU". */
-export function plainActivation(name) {
-  return PLAIN[name] ?? String(name);
-}
-
-/** A layer's name as readers know it: "SwiGLU", "gated (tanh)", "symmetric (ReLU)", "MLP (GELU)". */
-export function layerLabel(kind, activation) {
-  if (kind === 'gated') return GATED[activation] ?? `gated (${plainActivation(activation)})`;
-  return `${kind === 'mlp' ? 'MLP' : kind} (${plainActivation(activation)})`;
 }

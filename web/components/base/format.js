@@ -1,24 +1,6 @@
-// Text for readouts and labels: activation names as readers know them, numbers at a sensible
-// precision (very small gaps as 2.1 × 10⁻⁸ rather than 0.0000000213), real minus signs.
-
-const ACTIVATION_LABELS = {
-  identity: 'identity (bilinear)',
-  relu: 'ReLU (ReGLU)',
-  leaky_relu: 'leaky ReLU',
-  relu2: 'ReLU²',
-  gelu: 'GELU (GEGLU)',
-  gelu_tanh: 'GELU, tanh form',
-  silu: 'SiLU (SwiGLU)',
-  swish: 'Swish-β',
-  sigmoid: 'sigmoid (GLU)',
-  tanh: 'tanh',
-  softplus: 'softplus',
-};
-
-/** A reader-facing name for a catalogue activation; unknown names are shown as they are. */
-export function activationLabel(name) {
-  return Object.hasOwn(ACTIVATION_LABELS, name) ? ACTIVATION_LABELS[name] : String(name);
-}
+// Text for readouts and labels: numbers at a sensible precision (very small gaps as
+// 2.1 × 10⁻⁸ rather than 0.0000000213) with real minus signs, and super- and subscript digits.
+// The names of kinds and activations are labels.js's.
 
 const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
 const SUBSCRIPT = { '-': '₋', 0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉' };

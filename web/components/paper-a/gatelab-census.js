@@ -13,11 +13,9 @@ import { WorkerRun } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
 import { linearTicks, logTicks } from '../plot/axes.js';
 import { drawBars, drawChart } from '../plot/chart.js';
-import { layerLabel, onlyChanged, palette, plainActivation } from '../base/figure-extras.js';
+import { onlyChanged, palette } from '../base/figure-extras.js';
+import { activationLabel, activationShortLabel, kindActivationPattern, kindLabel, layerKindNames, layerLabel } from '../base/labels.js';
 
-const KINDS = ['mlp', 'symmetric', 'gated'];
-const SHORT = { identity: 'id', relu: 'ReLU', leaky_relu: 'leaky', relu2: 'ReLU²', gelu: 'GELU', gelu_tanh: 'GELUₜ',
-  silu: 'SiLU', swish: 'Swish', sigmoid: 'sigm', tanh: 'tanh', softplus: 'softp' };
 
 const STYLES = `
 .plots canvas.bars { aspect-ratio: 1.5; }
@@ -43,7 +41,7 @@ export class GateLabCensus extends GateLabFigure {
     units: { type: 'integer', default: 3, min: 1, max: 6 },
     dOut: { type: 'integer', default: 3, min: 1, max: 4 },
     seed: { type: 'integer', default: 1, min: 0, max: 4294967295 },
-    selected: { type: 'string', default: 'gated:silu', pattern: /^(mlp|symmetric|gated):[a-z0-9_]{1,20}$/ },
+    selected: { type: 'string', default: 'gated:silu', pattern: new RegExp(`^${kindActivationPattern()}$`) },
   };
 
   #controls = null;
@@ -101,7 +99,7 @@ export class GateLabCensus extends GateLabFigure {
 
   #label(key) {
     const [kind, activation] = key.split(':');
-    return layerLabel(kind, activation);
+    return layerLabel({ kind, activation }, this.lab);
   }
 
   async start() {
@@ -115,7 +113,7 @@ export class GateLabCensus extends GateLabFigure {
 
   #compute() {
     const { rank, dIn, units, dOut, seed } = this.state;
-    return this.#run.run('census', { kinds: KINDS, ranks: [rank], dIn, hidden: units, dOut, seed }, {
+    return this.#run.run('census', { kinds: layerKindNames(this.lab), ranks: [rank], dIn, hidden: units, dOut, seed }, {
       progress: (f) => `Measuring the Jacobians… ${Math.round(100 * f)} %`,
       onResult: (rows) => {
         this.#rows = rows;
@@ -168,7 +166,7 @@ export class GateLabCensus extends GateLabFigure {
       tr.dataset.key = key;
       const show = createButton({ text: 'show', title: `Show the Jacobian spectrum of ${this.#label(key)}`,
         onClick: () => this.setState({ selected: key }, 'user') });
-      const cells = [r.kind, plainActivation(r.activation), r.parameters, r.measured, r.predicted,
+      const cells = [kindLabel(r.kind, this.lab), activationLabel(r.activation, this.lab), r.parameters, r.measured, r.predicted,
         r.exchangeApplicable ? (r.exchangeMeasured ? 'holds' : 'broken') : 'n/a', formatNumber(r.gapDecades)];
       tr.insertCell().append(show);
       cells.forEach((text, i) => {
@@ -187,6 +185,7 @@ export class GateLabCensus extends GateLabFigure {
     if (!rows) return;
     const theme = this.theme;
     const activations = [...new Set(rows.map((r) => r.activation))];
+    const kinds = layerKindNames(this.lab);
     const colors = palette(theme, 3);
     const kindColors = { mlp: colors[2], symmetric: colors[1], gated: colors[0] };
     const value = (kind, field) => activations.map((a) => rows.find((r) => r.kind === kind && r.activation === a)?.[field] ?? NaN);
@@ -196,11 +195,11 @@ export class GateLabCensus extends GateLabFigure {
       const fontSize = this.fontSizeFor(width);
       const top = Math.max(...rows.map((r) => Math.max(r.measured, r.predicted))) + 1;
       drawBars(ctx, { x: 0, y: 0, w: width, h: height }, {
-        categories: activations.map((a) => SHORT[a] ?? a), theme, fontSize, yDomain: [0, top],
+        categories: activations.map((a) => activationShortLabel(a, this.lab)), theme, fontSize, yDomain: [0, top],
         yTicks: linearTicks(0, top, 4).filter((t) => Number.isInteger(t.value)),
         highlight: selected ? activations.indexOf(selected.activation) : -1,
-        groups: KINDS.map((k) => ({ label: k, color: kindColors[k], values: value(k, 'measured') })),
-        marks: KINDS.map((k, i) => ({ label: i === 0 ? 'predicted' : '', color: theme.fg, values: value(k, 'predicted'), group: i })),
+        groups: kinds.map((k) => ({ label: kindLabel(k, this.lab), color: kindColors[k], values: value(k, 'measured') })),
+        marks: kinds.map((k, i) => ({ label: i === 0 ? 'predicted' : '', color: theme.fg, values: value(k, 'predicted'), group: i })),
         title: 'Continuous symmetries',
       });
     }

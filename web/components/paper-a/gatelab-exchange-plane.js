@@ -7,13 +7,14 @@
 // for a nonlinear σ, symmetric ≈ 0, mlp has nothing to exchange). Every number comes from the
 // library: lab.symmetry.exchangePlane, lab.activationCurve, lab.symmetry.exchangeGap.
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
+import { createButton, createRange, createSelect, syncActivationSelect } from '../base/controls.js';
 import { extent, maxAbs } from '../plot/axes.js';
 import { drawChart } from '../plot/chart.js';
 import { drawHeatmap } from '../plot/heatmap.js';
 import { drawRing } from '../plot/marks.js';
 import { WorkerRun } from '../runner/worker-run.js';
-import { activationLabel, formatNumber } from '../base/format.js';
+import { formatNumber } from '../base/format.js';
+import { activationDisplayName } from '../base/labels.js';
 import { attachGridProbe, createProbeLine } from '../base/grid-probe.js';
 
 const CURVE_POINTS = 241;
@@ -96,11 +97,7 @@ export class GateLabExchangePlane extends GateLabFigure {
 
   syncControls() {
     const { activation, extent, beta, reseed } = this.#controls;
-    const names = this.lab?.activations ?? [this.state.activation];
-    if (activation.select.options.length !== names.length) {
-      setSelectOptions(activation.select, names.map((n) => ({ value: n, text: activationLabel(n) })), this.state.activation);
-    }
-    activation.select.value = this.state.activation;
+    syncActivationSelect(activation.select, this.lab, this.state.activation);
     const [min, max] = this.range;
     extent.set(Math.max(Math.abs(min), Math.abs(max)));
     beta.set(this.state.beta);
@@ -166,7 +163,7 @@ export class GateLabExchangePlane extends GateLabFigure {
   /** The exchange gaps of random layers, through the worker runner (cancels the previous run). */
   #computeGaps() {
     const { activation, beta, seed } = this.state;
-    this.announce(`Computing the exchange gaps for ${activationLabel(activation)}…`, { busy: true });
+    this.announce(`Computing the exchange gaps for ${activationDisplayName(activation, this.lab)}…`, { busy: true });
     return this.#gapRun.run('exchangeGaps', { activation, beta, seed, rows: GAP_ROWS, trials: 1 }, {
       progress: (f) => `Computing the exchange gaps… ${Math.round(100 * f)} %`,
       onResult: (gaps) => {
@@ -193,11 +190,12 @@ export class GateLabExchangePlane extends GateLabFigure {
   #summary() {
     const { activation } = this.state;
     const { gated, symmetric } = this.#gaps;
+    const name = activationDisplayName(activation, this.lab);
     const linear = this.lab.activationInfo(activation).linear;
     const [min, max] = this.range;
     const why = linear
-      ? `${activationLabel(activation)} is linear, so σ(z)/z is constant and the gated layer keeps the symmetry.`
-      : `${activationLabel(activation)} is not linear: σ(z)/z is not constant, so swapping Q and K changes the gated layer.`;
+      ? `${name} is linear, so σ(z)/z is constant and the gated layer keeps the symmetry.`
+      : `${name} is not linear: σ(z)/z is not constant, so swapping Q and K changes the gated layer.`;
     return `Exchange gap ‖f(Q,K) − f(K,Q)‖ / ‖f(Q,K)‖ on ${GAP_ROWS} random inputs, seed ${this.state.seed}: `
       + `gated ${formatNumber(gated)}, symmetric ${formatNumber(symmetric)}, MLP n/a (no query to exchange). `
       + `${why} Largest |g(a, b)| on [${formatNumber(min)}, ${formatNumber(max)}]²: ${formatNumber(this.#target.scale)}.`;
@@ -242,7 +240,7 @@ export class GateLabExchangePlane extends GateLabFigure {
       drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         series: [{ x: plane.z, y: plane.ratio, color: theme.accent, width: 2.5 }],
         xDomain: plane.range, yDomain: extent([plane.ratio], { include: [0, 1], clip: [-2, 3] }),
-        theme, fontSize, xLabel: 'z', title: `σ(z)/z for ${activationLabel(this.state.activation)}`,
+        theme, fontSize, xLabel: 'z', title: `σ(z)/z for ${activationDisplayName(this.state.activation, this.lab)}`,
       });
     }
   }

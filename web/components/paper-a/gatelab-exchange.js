@@ -7,18 +7,18 @@
 // or σ = identity). Right: f_{K,Q} − f_{Q,K} on the same colour scale: what the swap changes.
 // The readout gives the exchange gap of the library (lab.symmetry.exchangeGap) over the plane.
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
+import { createButton, createRange, createSelect, syncActivationSelect } from '../base/controls.js';
 import { maxAbs } from '../plot/axes.js';
 import { drawHeatmap } from '../plot/heatmap.js';
 import { drawRing } from '../plot/marks.js';
-import { activationLabel, formatNumber } from '../base/format.js';
+import { formatNumber } from '../base/format.js';
+import { activationDisplayName, kindLabel, layerKindNames } from '../base/labels.js';
 import { attachGridProbe, createProbeLine } from '../base/grid-probe.js';
 import { addJsonExport, linspace } from '../base/figure-extras.js';
 
 const D_IN = 3;
 const D_OUT = 3;
 const SUBSCRIPT = ['₁', '₂', '₃'];
-const KIND_LABELS = { gated: 'gated', symmetric: 'symmetric', mlp: 'MLP (no query)' };
 
 const STYLES = `
 .plots canvas.plane, .plots canvas.diff { aspect-ratio: 1.12; }
@@ -31,7 +31,7 @@ button[aria-pressed="true"] { background: var(--gl-accent); border-color: var(--
 export class GateLabExchange extends GateLabFigure {
   static styles = STYLES;
   static schema = {
-    kind: { type: 'enum', default: 'gated', values: ['gated', 'symmetric', 'mlp'] },
+    kind: { type: 'enum', default: 'gated', values: layerKindNames() },
     activation: { type: 'enum', default: 'silu', values: (el) => el.lab?.activations ?? null },
     beta: { type: 'number', default: 1, min: 0.05, max: 10 },
     rank: { type: 'integer', default: 1, min: 1, max: D_IN },
@@ -75,7 +75,7 @@ export class GateLabExchange extends GateLabFigure {
     });
     const kind = createSelect({
       label: 'Layer', value: this.state.kind,
-      options: Object.entries(KIND_LABELS).map(([value, text]) => ({ value, text })),
+      options: layerKindNames().map((value) => ({ value, text: value === 'mlp' ? `${kindLabel(value)} (no query)` : kindLabel(value) })),
       onChange: (value) => this.setState({ kind: value }, 'user'),
     });
     const activation = createSelect({
@@ -107,11 +107,7 @@ export class GateLabExchange extends GateLabFigure {
 
   syncControls() {
     const { swap, kind, activation, beta, rank, output, reseed } = this.#controls;
-    const names = this.lab?.activations ?? [this.state.activation];
-    if (activation.select.options.length !== names.length) {
-      setSelectOptions(activation.select, names.map((n) => ({ value: n, text: activationLabel(n) })), this.state.activation);
-    }
-    activation.select.value = this.state.activation;
+    syncActivationSelect(activation.select, this.lab, this.state.activation);
     kind.select.value = this.state.kind;
     rank.select.value = String(this.state.rank);
     rank.element.hidden = this.state.kind === 'mlp';
@@ -223,7 +219,7 @@ export class GateLabExchange extends GateLabFigure {
   #summary() {
     const r = this.#result;
     const { activation, kind, exchanged, rank } = this.state;
-    const name = activationLabel(activation);
+    const name = activationDisplayName(activation, this.lab);
     if (kind === 'mlp') {
       return `MLP with σ = ${name}: f(x) = σ(x Kᵀ) V has keys but no query, so there is nothing to swap. `
         + `Largest |f${r.output + 1}| on the plane: ${formatNumber(r.scale)}.`;

@@ -10,16 +10,17 @@
 // quadratic (a nonlinear σ), the input-dependent effective matrix M_u(x) at the point under
 // the cursor (or pinned with a click / Enter) is exact there: x M_u(x) xᵀ = u·f(x).
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createSelect, setSelectOptions } from '../base/controls.js';
+import { createButton, createSelect, syncActivationSelect } from '../base/controls.js';
 import { sharedRunner } from '../runner/lab-runner.js';
 import { WorkerRun } from '../runner/worker-run.js';
-import { activationLabel, formatNumber } from '../base/format.js';
+import { formatNumber } from '../base/format.js';
+import { kindLabel, layerLabel, queryKindNames } from '../base/labels.js';
 import { maxAbs } from '../plot/axes.js';
 import { drawBars } from '../plot/chart.js';
 import { drawHeatmap } from '../plot/heatmap.js';
 import { drawPoints, drawRing } from '../plot/marks.js';
 import { drawMatrix, fitMatrix } from '../plot/matrix-view.js';
-import { addJsonExport, layerLabel, linspace, onlyChanged, palette } from '../base/figure-extras.js';
+import { addJsonExport, linspace, onlyChanged, palette } from '../base/figure-extras.js';
 import { attachGridProbe, createProbeLine } from '../base/grid-probe.js';
 
 const N = 56;
@@ -45,7 +46,7 @@ export class GateLabInteractions extends GateLabFigure {
   static styles = STYLES;
   static schema = {
     source: { type: 'enum', default: 'trained', values: ['trained', 'random'] },
-    kind: { type: 'enum', default: 'gated', values: ['gated', 'symmetric'] },
+    kind: { type: 'enum', default: 'gated', values: queryKindNames() },
     activation: { type: 'enum', default: 'identity', values: (el) => el.lab?.activations ?? null },
     task: { type: 'enum', default: 'circle', values: TASKS },
     steps: { type: 'integer', default: 400, min: 0, max: 5000 },
@@ -93,7 +94,7 @@ export class GateLabInteractions extends GateLabFigure {
       options: [{ value: 'trained', text: 'trained on a task' }, { value: 'random', text: 'random' }],
       onChange: (v) => this.setState({ source: v }, 'user') });
     c.kind = createSelect({ label: 'Form', value: this.state.kind,
-      options: [{ value: 'gated', text: 'gated' }, { value: 'symmetric', text: 'symmetric' }],
+      options: queryKindNames().map((value) => ({ value, text: kindLabel(value) })),
       onChange: (v) => this.setState({ kind: v }, 'user') });
     c.activation = createSelect({ label: 'σ', options: [], value: this.state.activation,
       onChange: (v) => this.setState({ activation: v }, 'user') });
@@ -114,11 +115,7 @@ export class GateLabInteractions extends GateLabFigure {
     const c = this.#controls;
     c.source.select.value = this.state.source;
     c.kind.select.value = this.state.kind;
-    const names = this.lab?.activations ?? [this.state.activation];
-    if (c.activation.select.options.length !== names.length) {
-      setSelectOptions(c.activation.select, names.map((n) => ({ value: n, text: activationLabel(n) })), this.state.activation);
-    }
-    c.activation.select.value = this.state.activation;
+    syncActivationSelect(c.activation.select, this.lab, this.state.activation);
     c.task.select.value = this.state.task;
     c.task.element.hidden = this.state.source !== 'trained';
     c.output.select.value = String(this.state.output);
@@ -155,7 +152,7 @@ export class GateLabInteractions extends GateLabFigure {
     return this.#run.start(async (signal) => {
       let model;
       if (source === 'trained') {
-        this.announce(`Training a ${layerLabel(kind, activation)} layer on ${task}…`, { busy: true });
+        this.announce(`Training a ${layerLabel({ kind, activation }, this.lab)} layer on ${task}…`, { busy: true });
         const trained = await sharedRunner().run('trainLayer', {
           options: { kind, activation, hidden: units, rank: 1, seed, learningRate: 0.03, data: { task, seed } },
           steps, gridSize: N, extent: EXTENT,
@@ -295,7 +292,7 @@ export class GateLabInteractions extends GateLabFigure {
     const m = this.#model;
     const w = this.#weightBased;
     if (!m || !w) return '';
-    const name = layerLabel(this.state.kind, this.state.activation);
+    const name = layerLabel(this.state, this.lab);
     const what = this.state.source === 'trained'
       ? `${name} trained on ${this.state.task} for ${m.steps} steps (test accuracy ${formatNumber(m.accuracy)})`
         + (m.divergence ? `; training diverged: ${m.divergence.message}` : '')

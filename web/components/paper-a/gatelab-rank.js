@@ -6,9 +6,10 @@
 // error and the discarded share of the score matrices' energy against r. Right: parameters
 // and FLOPs per token against r; r = 1 is the symmetric rank-1 form, with a gated MLP's count.
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
+import { createButton, createRange, createSelect, syncActivationSelect } from '../base/controls.js';
 import { WorkerRun } from '../runner/worker-run.js';
-import { activationLabel, formatNumber } from '../base/format.js';
+import { formatNumber } from '../base/format.js';
+import { activationDisplayName } from '../base/labels.js';
 import { linearTicks, logTicks } from '../plot/axes.js';
 import { drawBars, drawChart } from '../plot/chart.js';
 import { onlyChanged } from '../base/figure-extras.js';
@@ -74,11 +75,7 @@ export class GateLabRank extends GateLabFigure {
     const { rank, activation, dIn, reseed } = this.#controls;
     rank.input.max = String(this.state.dIn);
     rank.set(this.state.rank);
-    const names = this.lab?.activations ?? [this.state.activation];
-    if (activation.select.options.length !== names.length) {
-      setSelectOptions(activation.select, names.map((n) => ({ value: n, text: activationLabel(n) })), this.state.activation);
-    }
-    activation.select.value = this.state.activation;
+    syncActivationSelect(activation.select, this.lab, this.state.activation);
     if (![...dIn.select.options].some((o) => o.value === String(this.state.dIn))) {
       dIn.select.append(new Option(String(this.state.dIn), String(this.state.dIn)));
     }
@@ -120,7 +117,7 @@ export class GateLabRank extends GateLabFigure {
     const full = rows.at(-1);
     const what = row.rank === 1 ? ' (the symmetric rank-1 form: a gated MLP’s parameter count)'
       : row.rank === dIn ? ' (the full layer itself)' : '';
-    return `Rank r = ${row.rank} of d = ${dIn}${what}, ${units} units, σ = ${activationLabel(activation)}: `
+    return `Rank r = ${row.rank} of d = ${dIn}${what}, ${units} units, σ = ${activationDisplayName(activation, this.lab)}: `
       + `relative output error ${formatNumber(row.error)}, keeping ${formatNumber(100 * row.energy)} % of the score `
       + `matrices’ energy; ${row.parameters} parameters and ${row.flops} FLOPs per token, against `
       + `${full.parameters} and ${full.flops} at full rank.`;

@@ -8,9 +8,10 @@
 // sides. Below: the gaps at the chosen α, and σ(αz)/α beside σ(z), which is why. Every gap is
 // the library's (lab.symmetry.scalingGap), the curves computed in the worker.
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
+import { createButton, createRange, createSelect, syncActivationSelect } from '../base/controls.js';
 import { WorkerRun } from '../runner/worker-run.js';
-import { activationLabel, formatNumber } from '../base/format.js';
+import { formatNumber } from '../base/format.js';
+import { activationDisplayName, activationShortLabel } from '../base/labels.js';
 import { extent, logTicks } from '../plot/axes.js';
 import { drawBars, drawChart } from '../plot/chart.js';
 import { alphaAt, positionOf, scalingInputs, scalingLayers, SCALING_SHAPE } from '../runner/paper-a-tasks.js';
@@ -21,8 +22,6 @@ const ticksAt = (positions) => positions.map((value) => ({ value, label: formatN
 const X_TICKS = ticksAt([-201, -151, -101, -51, 51, 101, 151, 201]);
 const X_TICKS_NARROW = ticksAt([-201, -101, 101, 201]);
 const FLOOR = 10 ** -6.5;
-const SHORT = { identity: 'id', relu: 'ReLU', leaky_relu: 'leaky', relu2: 'ReLU²', gelu: 'GELU', gelu_tanh: 'GELUₜ',
-  silu: 'SiLU', swish: 'Swish', sigmoid: 'sigm', tanh: 'tanh', softplus: 'softp' };
 
 const STYLES = `
 .plots canvas.curves { aspect-ratio: 1.05; grid-column: 1 / -1; }
@@ -91,11 +90,7 @@ export class GateLabScaling extends GateLabFigure {
   syncControls() {
     const { alpha, activation, reseed } = this.#controls;
     alpha.set(Math.round(positionOf(this.state.alpha)));
-    const names = this.lab?.activations ?? [this.state.activation];
-    if (activation.select.options.length !== names.length) {
-      setSelectOptions(activation.select, names.map((n) => ({ value: n, text: activationLabel(n) })), this.state.activation);
-    }
-    activation.select.value = this.state.activation;
+    syncActivationSelect(activation.select, this.lab, this.state.activation);
     reseed.title = `Seed ${this.state.seed}: draw new random layers and inputs`;
   }
 
@@ -158,7 +153,7 @@ export class GateLabScaling extends GateLabFigure {
     const { alpha, activation } = this.state;
     const at = this.#at;
     const info = this.lab.activationInfo(activation);
-    const name = activationLabel(activation);
+    const name = activationDisplayName(activation, this.lab);
     let why;
     if (info.linear) why = `${name} is linear: σ(αa) = ασ(a) for every α, so the gated form keeps the symmetry on both sides.`;
     else if (info.homogeneity === 1) why = `${name} is positively homogeneous of degree 1: the gated form keeps the symmetry for α > 0 and loses it for α < 0.`;
@@ -192,7 +187,7 @@ export class GateLabScaling extends GateLabFigure {
         vlines: [{ x: positionOf(alpha), color: theme.fg, dash: [3, 3], width: 1 }],
         dots: [{ x: positionOf(alpha), y: Math.max(FLOOR, this.#at.gated[activation]), color: theme.accent },
           { x: positionOf(alpha), y: Math.max(FLOOR, this.#at.symmetric[activation]), color: theme.accent2 }],
-        legend: [{ label: `gated, ${activationLabel(activation)}`, color: theme.accent, width: 2.5 },
+        legend: [{ label: `gated, ${activationDisplayName(activation, this.lab)}`, color: theme.accent, width: 2.5 },
           { label: 'symmetric', color: theme.accent2, dash: [6, 4], width: 2.5 },
           { label: 'gated, other σ', color: theme.muted, width: 1 }],
       });
@@ -221,7 +216,7 @@ export class GateLabScaling extends GateLabFigure {
       const gated = names.map((a) => this.#at.gated[a]);
       const symmetric = names.map((a) => this.#at.symmetric[a]);
       drawBars(ctx, { x: 0, y: 0, w: width, h: height }, {
-        categories: names.map((a) => SHORT[a] ?? a), theme, fontSize, highlight: names.indexOf(activation),
+        categories: names.map((a) => activationShortLabel(a, this.lab)), theme, fontSize, highlight: names.indexOf(activation),
         groups: [{ label: 'gated', color: theme.accent, values: gated },
           { label: 'symmetric', color: theme.accent2, values: symmetric }],
         yDomain: extent([gated], { include: [0] }).map((v, i) => (i ? v : 0)),
@@ -234,7 +229,7 @@ export class GateLabScaling extends GateLabFigure {
       const s = this.#shape;
       drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         xDomain: [-3, 3], yDomain: extent([s.sigma, s.scaled], { include: [0] }), theme, fontSize, xLabel: 'z',
-        title: `Why: ${activationLabel(activation)}`,
+        title: `Why: ${activationDisplayName(activation, this.lab)}`,
         series: [{ x: s.z, y: s.sigma, color: theme.muted, width: 2 },
           { x: s.z, y: s.scaled, color: theme.accent, width: 2.5, dash: [7, 4] }],
         legend: [{ label: 'σ(z)', color: theme.muted }, { label: 'σ(αz)/α', color: theme.accent, dash: [7, 4] }],

@@ -8,8 +8,8 @@
 // rounding. The "untie" slider moves W_V and W_O (W_down) off the tie by seeded noise, and the
 // outputs part: the freedom the standard layer pays its extra parameters for.
 import { CemFigure } from './cem-figure.js';
-import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
-import { activationLabel, formatNumber } from '../base/format.js';
+import { createButton, createRange, createSelect, setSelectOptions, syncActivationSelect } from '../base/controls.js';
+import { formatNumber } from '../base/format.js';
 import { normalArray } from '../base/seeded-random.js';
 import { maxAbs } from '../plot/axes.js';
 import { drawMatrix } from '../plot/matrix-view.js';
@@ -111,11 +111,7 @@ export class GateLabTying extends CemFigure {
     }
     heads.select.value = String(s.heads);
     hidden.set(s.units);
-    const names = this.lab?.activations ?? [s.activation];
-    if (activation.select.options.length !== names.length) {
-      setSelectOptions(activation.select, names.map((n) => ({ value: n, text: activationLabel(n) })), s.activation);
-    }
-    activation.select.value = s.activation;
+    syncActivationSelect(activation.select, this.lab, s.activation);
     eta.set(s.eta);
     untie.set(s.untie);
     heads.element.hidden = s.layer !== 'attention';

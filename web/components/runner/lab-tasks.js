@@ -2,11 +2,10 @@
 // (lab, args) that makes one coarse library call per step, yields its progress (0..1) and
 // returns a structured-cloneable result. The same code runs inside the worker and, as the
 // fallback, on the main thread in slices, so both paths give the same numbers.
+import { queryKindNames } from '../base/labels.js';
 import { normalArray } from '../base/seeded-random.js';
 import { paperATasks } from './paper-a-tasks.js';
 import { gpTasks } from './gp-tasks.js';
-
-export const LAYER_KINDS = ['gated', 'symmetric', 'mlp'];
 
 /** Seeds for trial t of a figure seed: one for the layer, one for its probe inputs. */
 function trialSeeds(seed, trial) {
@@ -26,7 +25,7 @@ export const tasks = {
    */
   *exchangeGaps(lab, { activation, beta, seed = 1, dIn = 4, hidden = 8, dOut = 3, rows = 64, trials = 1 }) {
     const result = { rows, trials };
-    const kinds = LAYER_KINDS.filter((kind) => kind !== 'mlp');
+    const kinds = queryKindNames(lab);
     let done = 0;
     for (const kind of kinds) {
       let sum = 0;

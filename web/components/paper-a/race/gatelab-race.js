@@ -238,14 +238,14 @@ export class GateLabRace extends GateLabFigure {
   #finish(session) {
     this.#renderTable();
     this.syncControls();
-    this.announce(raceSummary(session, this.state));
+    this.announce(raceSummary(session, this.state, this.lab));
     this.requestDraw();
     this.dispatchEvent(new CustomEvent('computed', { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
   }
 
   #renderTable() {
     const s = this.#session?.runs ? this.#session : null;
-    if (s) this.#table.replaceChildren(buildResultsTable(s, this.theme));
+    if (s) this.#table.replaceChildren(buildResultsTable(s, this.theme, this.lab));
     else this.#table.replaceChildren();
   }
 

@@ -5,7 +5,7 @@
 // can be read without the training and event plumbing of gatelab-race.js. Each function takes
 // the figure for its canvas sizing, font size and theme.
 import { formatNumber } from '../../base/format.js';
-import { layerLabel } from '../../base/figure-extras.js';
+import { layerLabel } from '../../base/labels.js';
 import { extent, logTicks } from '../../plot/axes.js';
 import { drawChart } from '../../plot/chart.js';
 import { drawContours } from '../../plot/contour.js';
@@ -39,7 +39,7 @@ export function drawLossChart(figure, canvas, { session: s, colors, steps, loss,
       { x: c.step, y: c.trainLoss.mean, color: colors[i], width: 1.2, dash: [4, 3] },
       { x: c.step, y: c.testLoss.mean, color: colors[i], width: 2.2 }]),
     dots: divergenceDots(s, 'testLoss', colors),
-    legend: s ? [...s.models.map((m, i) => ({ label: layerLabel(m.kind, m.activation), color: colors[i], width: 3 })),
+    legend: s ? [...s.models.map((m, i) => ({ label: layerLabel(m, figure.lab), color: colors[i], width: 3 })),
       { label: 'test', color: theme.muted }, { label: 'train', color: theme.muted, dash: [4, 3], width: 1.2 }] : [],
   });
   if (!s) drawNotice(ctx, theme, notice, width, height, fontSize);
@@ -180,7 +180,7 @@ export function drawBoundaryPanels(figure, canvas, { session: s, colors, loss, a
       : `${m.hidden} units · ${m.parameters} params · test acc ${formatNumber(acc)}`;
     drawBoundaryPanel(ctx, { x: c * panelW + 4, y: r * cellH + 2, w: panelW - 8, h: cellH - 4 }, {
       grid: s.grids[i], size: GRID, extent: EXTENT, scale, theme: figure.theme, fontSize: fontSize - 1,
-      data: s.data, title: layerLabel(m.kind, m.activation), note, noteColor: diverged.length ? figure.theme.accent : undefined,
+      data: s.data, title: layerLabel(m, figure.lab), note, noteColor: diverged.length ? figure.theme.accent : undefined,
     });
     ctx.fillStyle = colors[i];
     ctx.fillRect(c * panelW + 4, r * cellH + 2 + 1.35 * (fontSize - 1) - 3, panelW - 8, 2);

@@ -1,7 +1,7 @@
 // The race figure's controls, grouped in labelled fieldsets (Run, Data, Training, Models), all
 // native and keyboard-operable. build() makes them once; sync(state, ui) shows the state.
 import { createButton, createRange, createSelect } from '../../base/controls.js';
-import { layerLabel } from '../../base/figure-extras.js';
+import { layerLabel } from '../../base/labels.js';
 
 export const TASK_LABELS = { circle: 'circle', xor: 'xor', gaussians: 'two gaussians', spiral: 'spiral',
   checkerboard: 'checkerboard', teacher: 'teacher network', user: 'your points' };
@@ -35,6 +35,12 @@ function checkbox(text, onChange) {
   return { element: label, input };
 }
 
+/** "gated:silu" → "SwiGLU". */
+function modelLabel(key) {
+  const [kind, activation] = key.split(':');
+  return layerLabel({ kind, activation });
+}
+
 const options = (values, text = String) => values.map((v) => ({ value: String(v), text: text(v) }));
 
 /**
@@ -55,7 +61,7 @@ export function buildRaceControls(controls, actions) {
   const data = fieldset('Data');
   ui.task = createSelect({ label: 'Data set', value: 'xor', options: Object.entries(TASK_LABELS).map(([value, text]) => ({ value, text })),
     onChange: (value) => set({ task: value }) });
-  ui.teacher = createSelect({ label: 'Teacher', value: 'gated:relu', options: TEACHERS.map((t) => ({ value: t, text: layerLabel(...t.split(':')) })),
+  ui.teacher = createSelect({ label: 'Teacher', value: 'gated:relu', options: TEACHERS.map((t) => ({ value: t, text: modelLabel(t) })),
     onChange: (value) => set({ teacher: value }) });
   ui.count = createRange({ label: 'Points', min: 20, max: 1000, step: 20, value: 200, onInput: (v) => set({ count: v }) });
   ui.noise = createRange({ label: 'Noise', min: 0, max: 1, step: 0.05, value: 0.1, format: (v) => v.toFixed(2), onInput: (v) => set({ noise: v }) });
@@ -93,7 +99,7 @@ export function buildRaceControls(controls, actions) {
 
   const models = fieldset('Models');
   ui.models = MODEL_CATALOGUE.map((key) => {
-    const box = checkbox(layerLabel(...key.split(':')), (on) => {
+    const box = checkbox(modelLabel(key), (on) => {
       const list = actions.state().models.split(',').filter(Boolean);
       const next = on ? [...list, key] : list.filter((k) => k !== key);
       if (next.length) set({ models: [...new Set(next)].join(',') });
@@ -127,7 +133,7 @@ export function syncRaceControls(ui, state, { paused, finished }) {
   ui.reseed.title = `Seed ${state.seed}: draw new data and initial weights`;
   ui.task.select.value = state.task;
   ui.teacher.element.hidden = state.task !== 'teacher';
-  ensureOption(ui.teacher.select, state.teacher, layerLabel(...state.teacher.split(':')));
+  ensureOption(ui.teacher.select, state.teacher, modelLabel(state.teacher));
   const user = state.task === 'user';
   ui.count.element.hidden = user;
   ui.count.set(state.count);

@@ -3,7 +3,8 @@
 // readout. Both read a RaceSession (race-session.js); kept apart from the element so the wording
 // and the table's columns live in one place.
 import { formatNumber } from '../../base/format.js';
-import { layerLabel, palette } from '../../base/figure-extras.js';
+import { palette } from '../../base/figure-extras.js';
+import { layerLabel } from '../../base/labels.js';
 import { TASK_LABELS } from './race-controls.js';
 
 /** Three decimals for the table, or a short scientific form for a diverged run's huge values. */
@@ -12,10 +13,11 @@ export function fixed3(v) {
 }
 
 /**
- * The results table for a session with runs (theme: the figure's, or null before its first draw).
+ * The results table for a session with runs (theme: the figure's, or null before its first draw;
+ * lab: the figure's, for the models' names).
  * @returns {HTMLTableElement}
  */
-export function buildResultsTable(s, theme) {
+export function buildResultsTable(s, theme, lab) {
   const colors = palette(theme ?? { accent: '#c2410c', accent2: '#1d5fd6', bg: '#fff' }, s.models.length);
   const table = document.createElement('table');
   const caption = document.createElement('caption');
@@ -36,7 +38,7 @@ export function buildResultsTable(s, theme) {
     const swatch = document.createElement('span');
     swatch.className = 'swatch';
     swatch.style.background = colors[i];
-    name.append(swatch, layerLabel(m.kind, m.activation));
+    name.append(swatch, layerLabel(m, lab));
     const pm = (band) => `${fixed3(band.mean.at(-1))} ± ${fixed3(band.std.at(-1))}`;
     for (const text of [m.hidden, m.parameters, pm(c.trainLoss), pm(c.testLoss), pm(c.testAccuracy)]) {
       tr.insertCell().textContent = String(text);
@@ -55,25 +57,25 @@ export function buildResultsTable(s, theme) {
 }
 
 /** The finished race in one sentence or two: accuracies, the lowest test loss, divergences. */
-export function raceSummary(s, st) {
+export function raceSummary(s, st, lab) {
   const finals = s.models.map((m, i) => {
     const c = s.curves(i);
-    return { label: layerLabel(m.kind, m.activation), acc: c.testAccuracy.mean.at(-1), std: c.testAccuracy.std.at(-1), loss: c.testLoss.mean.at(-1) };
+    return { label: layerLabel(m, lab), acc: c.testAccuracy.mean.at(-1), std: c.testAccuracy.std.at(-1), loss: c.testLoss.mean.at(-1) };
   });
   const best = finals.reduce((a, b) => (b.loss < a.loss ? b : a));
   const list = finals.map((f) => `${f.label} ${fixed3(f.acc)} ± ${fixed3(f.std)}`).join(', ');
   return `After ${s.stepsDone} steps on ${TASK_LABELS[st.task]} (${st.seeds} seed${st.seeds > 1 ? 's' : ''}, seed ${st.seed}), `
     + `test accuracy (mean ± std): ${list}. Lowest test loss: ${best.label} (${formatNumber(best.loss)}).`
-    + divergenceText(s);
+    + divergenceText(s, lab);
 }
 
 /** Every model with a diverged run, in words. */
-function divergenceText(s) {
+function divergenceText(s, lab) {
   const parts = [];
   s.models.forEach((m, i) => {
     const diverged = s.runs[i].filter((r) => r.divergence);
     if (!diverged.length) return;
-    parts.push(` ${layerLabel(m.kind, m.activation)}: ${diverged.length} of ${s.runs[i].length} runs diverged (${diverged[0].divergence.message}); `
+    parts.push(` ${layerLabel(m, lab)}: ${diverged.length} of ${s.runs[i].length} runs diverged (${diverged[0].divergence.message}); `
       + 'the library rolled each back to its last good step, and its curves stop there.');
   });
   return parts.join('');

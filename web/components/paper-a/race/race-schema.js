@@ -3,17 +3,19 @@
 // mapping from attributes to a raceStart request (paper-a-tasks.js) can be read and changed in
 // one place without the element's lifecycle around it.
 import { TASK_LABELS } from './race-controls.js';
+import { kindActivationPattern } from '../../base/labels.js';
 import { pointArrays, POINT_EXTENT, POINTS_PATTERN } from './user-points.js';
 
 /** Cells per side of each model's decision grid. */
 export const GRID = 40;
 /** The data square is [−EXTENT, EXTENT]². */
 export const EXTENT = POINT_EXTENT;
-const MODEL_LIST = /^(mlp|symmetric|gated):[a-z0-9_]{1,20}(,(mlp|symmetric|gated):[a-z0-9_]{1,20}){0,15}$/;
+const MODEL = kindActivationPattern();
+const MODEL_LIST = new RegExp(`^${MODEL}(,${MODEL}){0,15}$`);
 
 export const RACE_SCHEMA = {
   task: { type: 'enum', default: 'xor', values: Object.keys(TASK_LABELS) },
-  teacher: { type: 'string', default: 'gated:relu', pattern: /^(mlp|symmetric|gated):[a-z0-9_]{1,20}$/ },
+  teacher: { type: 'string', default: 'gated:relu', pattern: new RegExp(`^${MODEL}$`) },
   points: { type: 'string', default: '', pattern: POINTS_PATTERN },
   count: { type: 'integer', default: 200, min: 20, max: 2000 },
   noise: { type: 'number', default: 0.1, min: 0, max: 2 },
