@@ -1,4 +1,4 @@
-// Attributes are untrusted input (issue #7): every registered figure gets hundreds of random
+// Attributes are untrusted input: every registered figure gets hundreds of random
 // attribute strings — junk, out-of-range numbers, markup — in real Chromium. No uncaught error,
 // nothing from an attribute becomes markup, and each figure still draws with good attributes.
 import { describe, it, before, after } from 'node:test';

@@ -1,6 +1,6 @@
 // <gatelab-exchange-plane> in real Chromium: keyboard control changes the pixels and the state
 // (reflected to the attribute, announced by a `change` event), attributes are parsed strictly,
-// properties drive it, the gaps behave as MATH.md A7 says, exports work, the URL mirrors the
+// properties drive it, the gaps behave as docs/MATH.md §A7 says, exports work, the URL mirrors the
 // state, and figures start lazily near the viewport.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -121,7 +121,7 @@ describe('<gatelab-exchange-plane>', () => {
     await context.close();
   });
 
-  it('the gaps follow MATH.md A7: gated > 0 unless σ is linear, symmetric ≈ 0, mlp n/a', async () => {
+  it('the gaps follow docs/MATH.md §A7: gated > 0 unless σ is linear, symmetric ≈ 0, mlp n/a', async () => {
     const { page, context, problems } = await fixture(`
       <${FIGURE} id="silu" activation="silu" seed="5"></${FIGURE}>
       <${FIGURE} id="relu" activation="relu" seed="5"></${FIGURE}>

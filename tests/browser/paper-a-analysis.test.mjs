@@ -1,5 +1,5 @@
 // <gatelab-rank>, <gatelab-census> and <gatelab-interactions> in real Chromium, under the
-// strict CSP: their numbers are the library's and behave as MATH.md A3/A9 and the interaction
+// strict CSP: their numbers are the library's and behave as docs/MATH.md §A3/§A9 and the interaction
 // identities say; controls change state and pixels; 320 px; dark mode; URL; exports.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // <gatelab-exchange> and <gatelab-scaling> in real Chromium, under the strict CSP: the numbers
-// follow MATH.md A7/A8 (and are the library's own), controls change state, attribute and pixels,
+// follow docs/MATH.md §A7/§A8 (and are the library's own), controls change state, attribute and pixels,
 // the Q ↔ K toggle changes a gated picture and leaves a symmetric one alone, 320 px, dark mode,
 // attributes ⇄ state ⇄ URL, and PNG / CSV / JSON export.
 import { describe, it, before, after } from 'node:test';

@@ -31,19 +31,19 @@ export { configureRunner, sharedRunner, LabRunner } from './runner/lab-runner.js
 export { mirrorStateToHash } from './base/url-state.js';
 
 export const FIGURES = {
+  // Paper A
   'gatelab-exchange-plane': GateLabExchangePlane,
-  // Paper A (issue 4)
   'gatelab-exchange': GateLabExchange,
   'gatelab-scaling': GateLabScaling,
   'gatelab-rank': GateLabRank,
   'gatelab-census': GateLabCensus,
   'gatelab-race': GateLabRace,
   'gatelab-interactions': GateLabInteractions,
-  // Paper B (issue 5)
+  // Paper B
   'gatelab-energy': GateLabEnergy,
   'gatelab-tying': GateLabTying,
   'gatelab-precond': GateLabPrecond,
-  'gatelab-gp': GateLabGp,  // issue 6
+  'gatelab-gp': GateLabGp,
 };
 
 /** Defines every figure's tag (safe to call twice; a no-op where there is no DOM). */

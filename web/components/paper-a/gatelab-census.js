@@ -1,6 +1,6 @@
 // <gatelab-census rank="1" d-in="4" units="3" d-out="3" seed="1" selected="gated:silu">
 //
-// The symmetry census of MATH.md A9. For each kind × activation the library counts the
+// The symmetry census of docs/MATH.md §A9. For each kind × activation the library counts the
 // continuous symmetries of a random layer as the null-space dimension of the Jacobian of its
 // outputs with respect to its parameters over random inputs, and beside it the count the
 // algebra predicts, and checks the discrete exchange symmetry (lab.census, in the worker).

@@ -1,6 +1,6 @@
 // <gatelab-exchange-plane activation="silu" min="-3" max="3" n="64" seed="1">
 //
-// The proof of MATH.md A7 made visible. Left: g(a, b) = σ(a)·b − σ(b)·a over the (a, b) plane;
+// The proof of docs/MATH.md §A7 made visible. Left: g(a, b) = σ(a)·b − σ(b)·a over the (a, b) plane;
 // exchanging Q and K in a gated unit swaps a = x·q and b = x·k, so g is exactly what the swap
 // changes, and it vanishes everywhere only for a linear σ. Right: σ(z)/z, which is constant
 // exactly when σ is linear. Below: the exchange gap of random layers of each kind (gated > 0

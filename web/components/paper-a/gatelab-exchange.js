@@ -1,6 +1,6 @@
 // <gatelab-exchange kind="gated" activation="silu" rank="1" seed="1">
 //
-// The exchange symmetry of MATH.md A7 on a real layer. Left: one output of a random layer
+// The exchange symmetry of docs/MATH.md §A7 on a real layer. Left: one output of a random layer
 // over a plane of inputs x = (a, b, 1) (the constant third feature plays the bias), computed
 // by one forward call over the whole n × n grid. The toggle swaps Q and K (layer.exchanged())
 // and the picture changes (a gated layer with a nonlinear σ) or does not (the symmetric form,

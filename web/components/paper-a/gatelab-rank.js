@@ -1,6 +1,6 @@
 // <gatelab-rank activation="relu" d-in="8" units="4" d-out="2" rank="1" seed="1">
 //
-// MATH.md A3 → A4: a random full bilinear attention MLP (every unit's score matrix
+// docs/MATH.md §A3 → §A4: a random full bilinear attention MLP (every unit's score matrix
 // A_j = Q_jᵀK_j of full rank d) and its best rank-r approximations, r = 1 … d: the truncated
 // eigendecomposition of each symmetrised A_j (lab.rankApprox, in the worker). Left: the output
 // error and the discarded share of the score matrices' energy against r. Right: parameters

@@ -1,6 +1,6 @@
 // <gatelab-scaling alpha="-0.5" activation="relu" seed="1">
 //
-// The inverse-scaling symmetry of MATH.md A8: Q → αQ, K → K/α. Top: for every activation, the
+// The inverse-scaling symmetry of docs/MATH.md §A8: Q → αQ, K → K/α. Top: for every activation, the
 // scaling gap ‖f_{αQ,K/α}(X) − f(X)‖ / ‖f(X)‖ of a random gated layer as a curve over α, on an
 // axis that is logarithmic in |α| on each side of zero (α < 0 left, α > 0 right); the chosen
 // activation is drawn bold, its symmetric form dashed (flat at zero everywhere). ReLU is flat

@@ -1,6 +1,6 @@
 // <gatelab-energy tokens="-1.6,1.1 1.4,1.5 0.9,-1.5 0.4,0.7" eta="1.5" steps="3" seed="4">
 //
-// MATH.md B1, B2, B4–B6 made visible in a 2-D token space (d = 2). A few context tokens h₀ … h_{n−2}
+// docs/MATH.md §B1, §B2, §B4–§B6 made visible in a 2-D token space (d = 2). A few context tokens h₀ … h_{n−2}
 // and the query token h_{n−1} (the last one: it is its own context too). Left: the energy
 // ε(y | h₀ … h_{n−1}) of the query's variable y over the plane, as a heatmap with contours,
 // evaluated by the library over the whole grid in one call (att.energyGrid); the query's T

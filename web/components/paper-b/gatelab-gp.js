@@ -1,6 +1,6 @@
 // <gatelab-gp length="16" length-scale="0.5" noise="0.1" train-steps="300" highlight="2" seed="1">
 //
-// In-context GP regression, live (MATH.md B7, issue 6). Four small CEM transformers (tied
+// In-context GP regression, live (docs/MATH.md §B7). Four small CEM transformers (tied
 // attention with a shared diagonal + tied gated MLP, the same width and depth) with T = 1, 2,
 // 4 and 8 recursive steps per layer train in the worker on fresh GP sequences. Top: one held-
 // out sequence position by position — the true y_t, the exact GP posterior band (mean ± 2 sd,

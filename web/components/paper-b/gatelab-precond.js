@@ -1,6 +1,6 @@
 // <gatelab-precond form="paper" u1="0.9" u2="0.3" v1="-0.4" v2="0.7" eta="2" steps="4" seed="4">
 //
-// MATH.md B5 made visible for d = 2, rank 1. The paper's preconditioner P = D + uvᵀ + vuᵀ is
+// docs/MATH.md §B5 made visible for d = 2, rank 1. The paper's preconditioner P = D + uvᵀ + vuᵀ is
 // symmetric but not positive definite in general; the variant D + uuᵀ always is (D = I here).
 // Left: the query's energy landscape (as in <gatelab-energy>), its T steps under P (solid) and
 // under P = I (dashed), and, shaded around the start, the gradient directions g that P turns

@@ -1,6 +1,6 @@
 // <gatelab-tying layer="attention" d="6" heads="2" eta="1" seed="1">
 //
-// MATH.md B2 and B3 made visible: one gradient step of a CEM layer IS a standard layer with tied
+// docs/MATH.md §B2 and §B3 made visible: one gradient step of a CEM layer IS a standard layer with tied
 // weights. Top: the weights. A tied CEM attention has W_Q and W_K (2d² parameters); the standard
 // attention it equals (lab.cem.asStandardAttention) has four matrices (4d²), with W_V = W_K and
 // W_O = η W_Qᵀ. For the MLP: W and U (2dM) against W_gate = W, W_up = U, W_down = η Wᵀ (3dM,

@@ -19,7 +19,7 @@ function activationOptions(activation, beta) {
 
 export const tasks = {
   /**
-   * The exchange gap (MATH.md A7) of random layers of each kind, averaged over `trials` layers,
+   * The exchange gap (docs/MATH.md §A7) of random layers of each kind, averaged over `trials` layers,
    * each on `rows` standard-normal inputs. 'mlp' has no Q <-> K exchange: its gap is null.
    * @returns {{ gated: number, symmetric: number, mlp: null, rows: number, trials: number }}
    */
@@ -53,8 +53,8 @@ export const tasks = {
   },
 };
 
-// Paper A's figures (issue 4): scaling curves, rank-r approximation, census, training and the
+// Paper A's figures: scaling curves, rank-r approximation, census, training and the
 // race sessions; see paper-a-tasks.js.
 Object.assign(tasks, paperATasks);
-// <gatelab-gp> (issue 6): live GP regression sessions; see gp-tasks.js.
+// <gatelab-gp>: live GP regression sessions; see gp-tasks.js.
 Object.assign(tasks, gpTasks);

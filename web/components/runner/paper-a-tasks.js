@@ -47,7 +47,7 @@ function trainerSnapshot(trainer, from, gridSize, extent) {
 
 export const paperATasks = {
   /**
-   * Scaling gaps (MATH.md A8) of random gated and symmetric layers for every activation at
+   * Scaling gaps (docs/MATH.md §A8) of random gated and symmetric layers for every activation at
    * every α of `positions` (see alphaAt).
    * @returns {{ alphas: Float32Array, positions: Float32Array, gated: object, symmetric: object }}
    */

@@ -1,6 +1,6 @@
 // <gatelab-race task="xor" models="mlp:relu,gated:silu,gated:identity" steps="500" seeds="3" seed="0">
 //
-// Issue 4's training race: the standard MLP, the symmetric rank-1 form, gated forms and the
+// The training race of paper A: the standard MLP, the symmetric rank-1 form, gated forms and the
 // bilinear layer trained side by side at an equal parameter budget (or Shazeer's ⅔ width) on
 // one 2-D task, over several seeds, in the worker. Live: train (dashed) and test (solid) loss
 // with a band over seeds, accuracy, and each model's decision boundary; a results table. Data:
