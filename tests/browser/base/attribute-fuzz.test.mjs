@@ -3,7 +3,7 @@
 // nothing from an attribute becomes markup, and each figure still draws with good attributes.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, openPage } from './harness.mjs';
+import { startSession, openPage } from '../harness.mjs';
 
 describe('random attributes on every custom element', () => {
   let session;

@@ -3,8 +3,8 @@
 // identities say; controls change state and pixels; 320 px; dark mode; URL; exports.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, canvasStats, screenshotPath } from './harness.mjs';
-import { assertDrawn, cornerLuminance, exportAll, figurePage, hashParams, overflow, pressOnSelect, settled } from './paper-a-fixture.mjs';
+import { startSession, canvasStats, screenshotPath } from '../harness.mjs';
+import { assertDrawn, cornerLuminance, exportAll, figurePage, hashParams, overflow, pressOnSelect, settled } from './fixture.mjs';
 
 describe('<gatelab-rank>', () => {
   const TAG = 'gatelab-rank';

@@ -3,8 +3,8 @@
 // buttons drive the figures, the site's navigation links to it, and it fits a phone.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, typesetMath } from './harness.mjs';
-import { settled } from './paper-b-fixture.mjs';
+import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, typesetMath } from '../harness.mjs';
+import { settled } from './fixture.mjs';
 
 const FIGURES = 'gatelab-energy, gatelab-tying, gatelab-precond, gatelab-gp';
 

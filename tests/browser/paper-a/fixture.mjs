@@ -1,10 +1,10 @@
-// Shared set-up of the paper-A figure tests (tests/browser/paper-a-*.test.mjs): a page served
+// Shared set-up of the paper-A figure tests (tests/browser/paper-a/*.test.mjs): a page served
 // under the strict Content-Security-Policy (demos/csp.html) whose content is replaced by the
 // markup under test, and the checks every figure goes through: pixels, layout at 320 px, dark
 // mode, attributes ⇄ state ⇄ URL, and the PNG / CSV / JSON exports.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { openPage, figuresSettled, canvasStats } from './harness.mjs';
+import { openPage, figuresSettled, canvasStats } from '../harness.mjs';
 
 /** Opens csp.html (with an optional #hash), swaps its <main> for `markup` and waits for `tag`. */
 export async function figurePage(session, markup, tag, { hash = '', ...options } = {}) {

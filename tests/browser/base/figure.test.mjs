@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startSession, openPage, figuresSettled, canvasStats, positionIn, screenshotPath } from './harness.mjs';
+import { startSession, openPage, figuresSettled, canvasStats, positionIn, screenshotPath } from '../harness.mjs';
 
 const FIGURE = 'gatelab-exchange-plane';
 

@@ -4,8 +4,8 @@
 // attributes ⇄ state ⇄ URL, and PNG / CSV / JSON export.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, canvasStats, screenshotPath } from './harness.mjs';
-import { assertDrawn, cornerLuminance, exportAll, figurePage, hashParams, overflow, pressOnSelect, settled } from './paper-a-fixture.mjs';
+import { startSession, canvasStats, screenshotPath } from '../harness.mjs';
+import { assertDrawn, cornerLuminance, exportAll, figurePage, hashParams, overflow, pressOnSelect, settled } from './fixture.mjs';
 
 describe('<gatelab-exchange>', () => {
   const TAG = 'gatelab-exchange';

@@ -4,10 +4,10 @@
 // attributes; the CSV carries every series; a bad attribute falls back to its default.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, canvasStats, screenshotPath } from './harness.mjs';
-import { figurePage, settled } from './paper-b-fixture.mjs';
-import { loadGateLab } from '../../web/lib/gatelab.js';
-import { rmseByPosition } from '../../web/components/runner/gp-tasks.js';
+import { startSession, canvasStats, screenshotPath } from '../harness.mjs';
+import { figurePage, settled } from './fixture.mjs';
+import { loadGateLab } from '../../../web/lib/gatelab.js';
+import { rmseByPosition } from '../../../web/components/runner/gp-tasks.js';
 
 const TAG = 'gatelab-gp';
 

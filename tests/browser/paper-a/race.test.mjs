@@ -5,9 +5,9 @@
 // dark mode, attributes ⇄ URL, and PNG / CSV / JSON export.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, canvasStats, positionIn, screenshotPath } from './harness.mjs';
-import { cornerLuminance, exportAll, figurePage, hashParams, overflow, settled } from './paper-a-fixture.mjs';
-import { loadGateLab } from '../../web/lib/gatelab.js';
+import { startSession, canvasStats, positionIn, screenshotPath } from '../harness.mjs';
+import { cornerLuminance, exportAll, figurePage, hashParams, overflow, settled } from './fixture.mjs';
+import { loadGateLab } from '../../../web/lib/gatelab.js';
 
 const TAG = 'gatelab-race';
 const METRICS = ['trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy'];

@@ -3,7 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { startServer, resolvePath, STRICT_CSP } from '../../scripts/serve.mjs';
+import { startServer, resolvePath, STRICT_CSP } from '../../../scripts/serve.mjs';
 
 /** A raw GET that does not normalise the path (fetch() would resolve "..") */
 function rawGet(port, path) {

@@ -1,7 +1,7 @@
-// Shared set-up of the paper-B figure tests (tests/browser/paper-b-*.test.mjs): a page served
+// Shared set-up of the paper-B figure tests (tests/browser/paper-b/*.test.mjs): a page served
 // under the strict Content-Security-Policy (demos/csp.html) whose content is replaced by the
 // markup under test, and small readers of a figure's pixels.
-import { openPage, figuresSettled } from './harness.mjs';
+import { openPage, figuresSettled } from '../harness.mjs';
 
 /** Opens csp.html, swaps its <main> for `markup` (fixed test strings) and waits for `tag` to settle. */
 export async function figurePage(session, markup, tag, options) {

@@ -2,8 +2,8 @@
 // no unsafe-eval), the figure draws, its worker runs, and the browser reports no violation.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, openPage, figuresSettled, canvasStats } from './harness.mjs';
-import { STRICT_CSP } from '../../scripts/serve.mjs';
+import { startSession, openPage, figuresSettled, canvasStats } from '../harness.mjs';
+import { STRICT_CSP } from '../../../scripts/serve.mjs';
 
 describe('strict Content-Security-Policy', () => {
   let session;

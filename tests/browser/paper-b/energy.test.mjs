@@ -4,8 +4,8 @@
 // and exports its numbers.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, openPage, figuresSettled, canvasStats, screenshotPath } from './harness.mjs';
-import { figurePage, settled, pixelAt, overflow } from './paper-b-fixture.mjs';
+import { startSession, openPage, figuresSettled, canvasStats, screenshotPath } from '../harness.mjs';
+import { figurePage, settled, pixelAt, overflow } from './fixture.mjs';
 
 const TAG = 'gatelab-energy';
 const MARKUP = '<gatelab-energy id="energy">Energy of the query over the token plane.</gatelab-energy>';

@@ -5,8 +5,8 @@
 // page links to it.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, openPage, canvasStats, screenshotPath, typesetMath } from './harness.mjs';
-import { hashParams, settledAll } from './paper-a-fixture.mjs';
+import { startSession, openPage, canvasStats, screenshotPath, typesetMath } from '../harness.mjs';
+import { hashParams, settledAll } from './fixture.mjs';
 
 const FIGURES = ['gatelab-rank', 'gatelab-exchange', 'gatelab-exchange-plane', 'gatelab-scaling', 'gatelab-census',
   'gatelab-race', 'gatelab-interactions'];

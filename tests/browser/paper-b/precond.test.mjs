@@ -3,8 +3,8 @@
 // crosses zero; 320 px, dark mode, attributes ⇄ state, export.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, canvasStats, screenshotPath } from './harness.mjs';
-import { figurePage, settled, pixelAt, overflow } from './paper-b-fixture.mjs';
+import { startSession, canvasStats, screenshotPath } from '../harness.mjs';
+import { figurePage, settled, pixelAt, overflow } from './fixture.mjs';
 
 const TAG = 'gatelab-precond';
 

@@ -3,7 +3,7 @@
 // the main thread when no worker can start. The embed bundle serves as its own worker.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, openPage, figuresSettled } from './harness.mjs';
+import { startSession, openPage, figuresSettled } from '../harness.mjs';
 
 describe('worker runner', () => {
   let session;

@@ -3,7 +3,7 @@
 // overflow, with the figure inside the viewport.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, openPage, figuresSettled, canvasStats, screenshotPath } from './harness.mjs';
+import { startSession, openPage, figuresSettled, canvasStats, screenshotPath } from '../harness.mjs';
 
 const FIGURE = 'gatelab-exchange-plane';
 

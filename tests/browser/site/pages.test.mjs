@@ -6,9 +6,9 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, artifacts, typesetMath } from './harness.mjs';
+import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, artifacts, typesetMath } from '../harness.mjs';
 
-// The landing page (demos/index.html) has no figure: paper-a-page.test.mjs loads it.
+// The landing page (demos/index.html) has no figure: paper-a/page.test.mjs loads it.
 const PAGES = ['demos/paper-a.html', 'demos/embed.html', 'demos/csp.html'];
 
 describe('demo pages', () => {
