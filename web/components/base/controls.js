@@ -81,3 +81,13 @@ export function createButton({ text, title, part, onClick }) {
   button.addEventListener('click', onClick);
   return button;
 }
+
+/**
+ * A button that moves `figure`'s seed (or another integer state entry, `name`) to the next value,
+ * wrapping at 2³²: "New random layers", "New sequence".
+ * @param {{ state: object, setState: Function }} figure
+ * @param {{ text: string, title?: string, part?: string, name?: string }} spec
+ */
+export function createReseedButton(figure, { text, title, part = 'button reseed', name = 'seed' }) {
+  return createButton({ text, title, part, onClick: () => figure.setState({ [name]: (figure.state[name] + 1) % 4294967296 }, 'user') });
+}

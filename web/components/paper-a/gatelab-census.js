@@ -8,7 +8,7 @@
 // row's Jacobian spectrum, where the gap between kept and null directions is plain to see.
 // Below: the full table; its rows select the spectrum.
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createSelect } from '../base/controls.js';
+import { createButton, createReseedButton, createSelect } from '../base/controls.js';
 import { WorkerRun } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
 import { linearTicks, logTicks } from '../plot/axes.js';
@@ -75,10 +75,7 @@ export class GateLabCensus extends GateLabFigure {
       label: 'Spectrum of', options: [], value: this.state.selected,
       onChange: (value) => this.setState({ selected: value }, 'user'),
     });
-    const reseed = createButton({
-      text: 'New random layers', part: 'button reseed',
-      onClick: () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }, 'user'),
-    });
+    const reseed = createReseedButton(this, { text: 'New random layers' });
     controls.append(rank.element, selected.element, reseed);
     this.#controls = { rank, selected, reseed };
   }

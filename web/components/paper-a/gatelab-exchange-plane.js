@@ -7,7 +7,7 @@
 // for a nonlinear σ, symmetric ≈ 0, mlp has nothing to exchange). Every number comes from the
 // library: lab.symmetry.exchangePlane, lab.activationCurve, lab.symmetry.exchangeGap.
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createRange, createSelect, syncActivationSelect } from '../base/controls.js';
+import { createRange, createReseedButton, createSelect, syncActivationSelect } from '../base/controls.js';
 import { extent, maxAbs } from '../plot/axes.js';
 import { drawChart } from '../plot/chart.js';
 import { drawHeatmap } from '../plot/heatmap.js';
@@ -87,10 +87,7 @@ export class GateLabExchangePlane extends GateLabFigure {
       label: 'β', min: 0.1, max: 5, step: 0.1, value: 1, format: (v) => v.toFixed(1),
       onInput: (value) => this.setState({ beta: value }, 'user'),
     });
-    const reseed = createButton({
-      text: 'New random layers', part: 'button reseed',
-      onClick: () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }, 'user'),
-    });
+    const reseed = createReseedButton(this, { text: 'New random layers' });
     controls.append(activation.element, extent.element, beta.element, reseed);
     this.#controls = { activation, extent, beta, reseed };
   }

@@ -7,7 +7,7 @@
 // or σ = identity). Right: f_{K,Q} − f_{Q,K} on the same colour scale: what the swap changes.
 // The readout gives the exchange gap of the library (lab.symmetry.exchangeGap) over the plane.
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createRange, createSelect, syncActivationSelect } from '../base/controls.js';
+import { createButton, createRange, createReseedButton, createSelect, syncActivationSelect } from '../base/controls.js';
 import { maxAbs } from '../plot/axes.js';
 import { drawHeatmap } from '../plot/heatmap.js';
 import { drawRing } from '../plot/marks.js';
@@ -96,10 +96,7 @@ export class GateLabExchange extends GateLabFigure {
       label: 'β', min: 0.1, max: 5, step: 0.1, value: 1, format: (v) => v.toFixed(1),
       onInput: (value) => this.setState({ beta: value }, 'user'),
     });
-    const reseed = createButton({
-      text: 'New random layer', part: 'button reseed',
-      onClick: () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }, 'user'),
-    });
+    const reseed = createReseedButton(this, { text: 'New random layer' });
     controls.append(swap, kind.element, activation.element, beta.element, rank.element, output.element, reseed);
     this.#controls = { swap, kind, activation, beta, rank, output, reseed };
     addJsonExport(this, exportGroup, () => this.weights());

@@ -10,7 +10,7 @@
 // quadratic (a nonlinear σ), the input-dependent effective matrix M_u(x) at the point under
 // the cursor (or pinned with a click / Enter) is exact there: x M_u(x) xᵀ = u·f(x).
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createSelect, syncActivationSelect } from '../base/controls.js';
+import { createButton, createReseedButton, createSelect, syncActivationSelect } from '../base/controls.js';
 import { sharedRunner } from '../runner/lab-runner.js';
 import { WorkerRun } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
@@ -103,8 +103,7 @@ export class GateLabInteractions extends GateLabFigure {
     c.output = createSelect({ label: 'Output u', value: String(this.state.output),
       options: Array.from({ length: RANDOM_OUTPUTS }, (_, i) => ({ value: String(i), text: `e${i + 1}` })),
       onChange: (v) => this.setState({ output: Number(v) }, 'user') });
-    c.reseed = createButton({ text: 'New seed', part: 'button reseed',
-      onClick: () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }, 'user') });
+    c.reseed = createReseedButton(this, { text: 'New seed' });
     c.unpin = createButton({ text: 'Unpin point', part: 'button unpin', onClick: () => this.setState({ probe: '' }, 'user') });
     controls.append(c.source.element, c.kind.element, c.activation.element, c.task.element, c.output.element, c.reseed, c.unpin);
     this.#controls = c;

@@ -6,7 +6,7 @@
 // error and the discarded share of the score matrices' energy against r. Right: parameters
 // and FLOPs per token against r; r = 1 is the symmetric rank-1 form, with a gated MLP's count.
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createRange, createSelect, syncActivationSelect } from '../base/controls.js';
+import { createRange, createReseedButton, createSelect, syncActivationSelect } from '../base/controls.js';
 import { WorkerRun } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
 import { activationDisplayName } from '../base/labels.js';
@@ -63,10 +63,7 @@ export class GateLabRank extends GateLabFigure {
       options: [2, 3, 4, 6, 8, 12, 16].map((d) => ({ value: String(d), text: String(d) })),
       onChange: (value) => this.setState({ dIn: Number(value) }, 'user'),
     });
-    const reseed = createButton({
-      text: 'New random layer', part: 'button reseed',
-      onClick: () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }, 'user'),
-    });
+    const reseed = createReseedButton(this, { text: 'New random layer' });
     controls.append(rank.element, activation.element, dIn.element, reseed);
     this.#controls = { rank, activation, dIn, reseed };
   }

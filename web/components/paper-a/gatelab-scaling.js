@@ -8,7 +8,7 @@
 // sides. Below: the gaps at the chosen α, and σ(αz)/α beside σ(z), which is why. Every gap is
 // the library's (lab.symmetry.scalingGap), the curves computed in the worker.
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createRange, createSelect, syncActivationSelect } from '../base/controls.js';
+import { createButton, createRange, createReseedButton, createSelect, syncActivationSelect } from '../base/controls.js';
 import { WorkerRun } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
 import { activationDisplayName, activationShortLabel } from '../base/labels.js';
@@ -79,10 +79,7 @@ export class GateLabScaling extends GateLabFigure {
       label: 'σ', options: [], value: this.state.activation,
       onChange: (value) => this.setState({ activation: value }, 'user'),
     });
-    const reseed = createButton({
-      text: 'New random layers', part: 'button reseed',
-      onClick: () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }, 'user'),
-    });
+    const reseed = createReseedButton(this, { text: 'New random layers' });
     controls.append(alpha.element, flip, activation.element, reseed);
     this.#controls = { alpha, flip, activation, reseed };
   }

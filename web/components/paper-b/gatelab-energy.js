@@ -11,7 +11,7 @@
 // P = I) are drawn from the same seed.
 import { CemFigure, createStepRanges } from './cem-figure.js';
 import { createProbeLine } from '../base/grid-probe.js';
-import { createButton, createRange, createSelect, setSelectOptions } from '../base/controls.js';
+import { createButton, createRange, createReseedButton, createSelect, setSelectOptions } from '../base/controls.js';
 import { formatNumber, subscript } from '../base/format.js';
 import { withAlpha } from '../base/theme.js';
 import { extent } from '../plot/axes.js';
@@ -122,10 +122,7 @@ export class GateLabEnergy extends CemFigure {
       options: Object.entries(PRECOND_LABELS).map(([value, text]) => ({ value, text })),
       onChange: (value) => this.setState({ precond: value }, 'user'),
     });
-    const reseed = createButton({
-      text: 'New weights', part: 'button reseed',
-      onClick: () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }, 'user'),
-    });
+    const reseed = createReseedButton(this, { text: 'New weights' });
     const reset = createButton({
       text: 'Reset tokens', part: 'button reset',
       onClick: () => this.setState({ tokens: DEFAULT_TOKENS }, 'user'),

@@ -8,7 +8,7 @@
 // Below: the RMSE by context length on held-out sequences beside the posterior's and the
 // context mean's, and the training loss. Every number comes from the library (lab.gp).
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createRange, createSelect } from '../base/controls.js';
+import { createButton, createRange, createReseedButton, createSelect } from '../base/controls.js';
 import { sharedRunner } from '../runner/lab-runner.js';
 import { runTracked } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
@@ -76,10 +76,8 @@ export class GateLabGp extends GateLabFigure {
       format: (v) => v.toFixed(2), onInput: (value) => this.setState({ noise: value }, 'user') });
     const pause = createButton({ text: 'Pause', part: 'button pause',
       onClick: () => this.setState({ paused: !this.state.paused }, 'user') });
-    const sequence = createButton({ text: 'New sequence', part: 'button sequence',
-      onClick: () => this.setState({ sequence: (this.state.sequence + 1) % 4294967296 }, 'user') });
-    const restart = createButton({ text: 'Retrain', part: 'button restart', title: 'New initial weights and training data',
-      onClick: () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }, 'user') });
+    const sequence = createReseedButton(this, { text: 'New sequence', part: 'button sequence', name: 'sequence' });
+    const restart = createReseedButton(this, { text: 'Retrain', title: 'New initial weights and training data', part: 'button restart' });
     controls.append(highlight.element, lengthScale.element, noise.element, pause, sequence, restart);
     this.#controls = { highlight, lengthScale, noise, pause, sequence, restart };
   }

@@ -8,7 +8,7 @@
 // rounding. The "untie" slider moves W_V and W_O (W_down) off the tie by seeded noise, and the
 // outputs part: the freedom the standard layer pays its extra parameters for.
 import { CemFigure } from './cem-figure.js';
-import { createButton, createRange, createSelect, setSelectOptions, syncActivationSelect } from '../base/controls.js';
+import { createRange, createReseedButton, createSelect, setSelectOptions, syncActivationSelect } from '../base/controls.js';
 import { formatNumber } from '../base/format.js';
 import { normalArray } from '../base/seeded-random.js';
 import { maxAbs } from '../plot/axes.js';
@@ -91,10 +91,7 @@ export class GateLabTying extends CemFigure {
       label: 'Untie', min: 0, max: 1, step: 0.05, value: this.state.untie, format: (v) => (v === 0 ? 'tied' : v.toFixed(2)),
       onInput: (value) => this.setState({ untie: value }, 'user'),
     });
-    const reseed = createButton({
-      text: 'New weights and tokens', part: 'button reseed',
-      onClick: () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }, 'user'),
-    });
+    const reseed = createReseedButton(this, { text: 'New weights and tokens' });
     controls.append(layer.element, d.element, heads.element, hidden.element, activation.element, eta.element,
       untie.element, reseed);
     this.#controls = { layer, d, heads, hidden, activation, eta, untie, reseed };
