@@ -1,6 +1,7 @@
 // `npm pack` produces a tarball that installs into an empty folder and works there: the
-// package's exports resolve, the wasm loads from inside node_modules, and the files whitelist
-// ships what a user needs and nothing of the repository's insides.
+// package's exports resolve (and only the public entries do), the wasm loads from inside
+// node_modules, and the files whitelist ships what a user needs and nothing of the repository's
+// insides.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -37,13 +38,19 @@ test('the packed tarball installs into an empty folder and works from node', () 
       let refused = false;
       try { lab.createLayer({ kind: 'nope' }); } catch (e) { refused = e instanceof GateLabError; }
       layer.dispose();
-      console.log(JSON.stringify({ version: lab.version, pkg: pkg.version, y: y[0], refused, live: lab.liveObjects() }));
+      // The figures' entry loads without a DOM (defining nothing); their internals are not exported.
+      const { FIGURES } = await import('gatelab/components');
+      const internal = await import('gatelab/components/base/labels.js').then(() => 'exported', (e) => e.code);
+      console.log(JSON.stringify({ version: lab.version, pkg: pkg.version, y: y[0], refused, live: lab.liveObjects(),
+        figures: Object.keys(FIGURES).length, internal }));
     `);
     const out = JSON.parse(execFileSync(process.execPath, ['main.mjs'], { cwd: app, encoding: 'utf8' }));
     assert.equal(out.version, out.pkg);
     assert.ok(Number.isFinite(out.y) && out.y !== 0);
     assert.equal(out.refused, true);
     assert.equal(out.live, 0);
+    assert.equal(out.figures, 11, 'gatelab/components exports FIGURES');
+    assert.equal(out.internal, 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'component internals are not public');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
