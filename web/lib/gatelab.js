@@ -8,7 +8,7 @@
 // the lab: each area receives it when the lab is assembled, and core/context.js's coreOf(lab)
 // reaches it from the library's own files.
 import { activationCurve, activationProperties } from './base/activations.js';
-import { STATS } from './base/stats.js';
+import { createStats } from './base/stats.js';
 import { installCem } from './cem/cem.js';
 import { bindCore, coreOf, createCore } from './core/context.js';
 import { GateLabError } from './core/errors.js';
@@ -29,7 +29,7 @@ class GateLab {
     this.activations = core.activations;
     this.limits = Object.freeze({ maxLayerDim: module.maxLayerDim, maxLayerParams: module.maxLayerParams,
       maxBatchFloats: module.maxBatchFloats, maxSwishBeta: module.maxSwishBeta, maxCurvePoints: module.maxCurvePoints });
-    this.stats = STATS;
+    this.stats = createStats(core);
     // layerKinds, symmetry, createLayer, layerLabel, census, rankApprox, interactions
     Object.assign(this, installPaperA(core));
     // datasets, createTrainer, race
@@ -40,7 +40,8 @@ class GateLab {
 
   /** { name, homogeneity, linear, label, shortLabel, gatedName } for a catalogue activation. */
   activationInfo(name) {
-    return { ...activationProperties(coreOf(this), name), ...activationLabels(name) };
+    const core = coreOf(this);
+    return { ...activationProperties(core, name), ...activationLabels(core, name) };
   }
 
   /** Samples of σ on [min, max]: { z, value, derivative, ratio } with ratio = σ(z)/z (σ'(0) at 0). */

@@ -41,13 +41,13 @@ std::string layer_label(LayerKind kind, Activation activation, int rank, float s
   } else {
     const char* named = gated_variant_name(activation);
     label = named ? std::string(named) : "gated (" + plain + ")";
-    if (symmetrize != 0.0f) {
-      char lambda[32];
-      std::snprintf(lambda, sizeof lambda, ", λ = %g", static_cast<double>(symmetrize));
-      label += lambda;
-    }
   }
   if (kind != LayerKind::mlp && rank > 1) label += ", rank " + std::to_string(rank);
+  if (kind == LayerKind::gated && symmetrize != 0.0f && symmetrize != 1.0f) {
+    char lambda[32];
+    std::snprintf(lambda, sizeof lambda, ", λ = %g", static_cast<double>(symmetrize));
+    label += lambda;
+  }
   return label;
 }
 

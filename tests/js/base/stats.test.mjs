@@ -1,13 +1,12 @@
-// lab.stats (web/lib/base/stats.js): the statistics of runs over seeds, one way for every
+// lab.stats (web/lib/base/stats.js over the C++ core's base/stats): the statistics of runs over seeds, one way for every
 // figure and table. The sample SD divides by n − 1, and the 95 % interval is the t-interval
 // with the Student-t quantile for n − 1 degrees of freedom, checked against the t distribution's
 // closed-form CDF.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadGateLab, GateLabError } from '../../../web/lib/gatelab.js';
-import { studentTQuantile } from '../../../web/lib/base/stats.js';
-
 const lab = await loadGateLab();
+const studentTQuantile = (p, df) => lab.stats.tQuantile(p, df);
 const close = (got, want, tolerance, what) => assert.ok(Math.abs(got - want) <= tolerance * Math.abs(want), `${what}: ${got} vs ${want}`);
 
 // P(|T| < t) for Student's t with nu degrees of freedom, in closed form (a finite series in
@@ -74,4 +73,13 @@ test('bad input is a GateLabError naming the argument, with its code', () => {
   refuses(() => lab.stats.summary(Float32Array.of(1, Infinity)), 'values', 'not-finite');
   refuses(() => lab.stats.paired([1, 2], [1]), 'b', 'invalid-value');
   refuses(() => lab.stats.paired(null, [1]), 'a', 'invalid-type');
+});
+
+test('holm: the step-down adjustment of the core, in the order given; bad p-values refused', () => {
+  const adjusted = lab.stats.holm([0.01, 0.04, 0.03, 0.005]);
+  const expected = [0.03, 0.06, 0.06, 0.02];
+  adjusted.forEach((v, i) => close(v, expected[i], 1e-12, `p ${i}`));
+  assert.throws(() => lab.stats.holm([0.5, 1.5]), (e) => e instanceof GateLabError && e.argument === 'pValues[1]' && e.code === 'out-of-range');
+  const s = lab.stats.paired([1, 2, 3, 4.5], [0.5, 1.4, 2.6, 3.95]);
+  assert.ok(s.ci95[0] > 0 && s.p < 0.05 && s.t > 0, 'every seed better: the interval excludes 0');
 });

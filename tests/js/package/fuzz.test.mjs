@@ -11,7 +11,7 @@ const PUBLIC_FUNCTIONS = [
   'lab.activationInfo', 'lab.activationCurve', 'lab.liveObjects', 'lab.heapBytes',
   'lab.createLayer', 'lab.layerLabel', 'lab.census', 'lab.rankApprox', 'lab.interactions',
   'lab.symmetry.exchangeGap', 'lab.symmetry.scalingGap', 'lab.symmetry.exchangePlane',
-  'lab.datasets.make', 'lab.createTrainer', 'lab.race', 'lab.stats.summary', 'lab.stats.paired',
+  'lab.datasets.make', 'lab.createTrainer', 'lab.race', 'lab.stats.summary', 'lab.stats.paired', 'lab.stats.holm', 'lab.stats.tQuantile',
   'lab.cem.createAttention', 'lab.cem.createMlp', 'lab.cem.createStandardAttention', 'lab.cem.createGatedMlp',
   'lab.cem.asStandardAttention', 'lab.cem.asGatedMlp',
   'lab.gp.sample', 'lab.gp.posterior', 'lab.gp.posteriorAt', 'lab.gp.createSession',

@@ -67,6 +67,10 @@ export interface StatSummary {
    * of freedom; [NaN, NaN] for n = 1.
    */
   ci95: [number, number];
+  /** mean / se, the one-sample t statistic against 0 (for paired runs: "no difference"). */
+  t: number;
+  /** Its two-sided p-value with n − 1 degrees of freedom; NaN for n = 1. */
+  p: number;
 }
 
 /** Values the statistics take: finite numbers, at least one. */
@@ -78,4 +82,8 @@ export interface Stats {
   summary(values: StatValues): StatSummary;
   /** The summary of the paired differences a[i] − b[i] (the same seeds, two models); a and b equally long. */
   paired(a: StatValues, b: StatValues): StatSummary;
+  /** The p-quantile of Student's t with df degrees of freedom (0 < p < 1, integer df ≥ 1). */
+  tQuantile(p: number, df: number): number;
+  /** Holm's step-down adjusted p-values for a family of comparisons, in the order given. */
+  holm(pValues: StatValues): number[];
 }

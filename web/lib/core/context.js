@@ -13,11 +13,16 @@ const CORES = new WeakMap();
 /** The private context of a freshly instantiated module. */
 export function createCore(module) {
   const activations = Object.freeze(Array.from({ length: module.activationCount }, (_, i) => module.activationName(i)));
+  // The one table of layer kinds (paper_a/labels.hpp): names and labels from the core.
+  const layerKinds = Object.freeze(Array.from({ length: module._layerKindCount },
+    (_, i) => Object.freeze({ name: module._layerKindName(i), label: module._layerKindLabel(i) })));
   return Object.freeze({
     module,
     heap: new Heap(module),
     tracker: new HandleTracker(),
     activations,
+    layerKinds,
+    kinds: Object.freeze(layerKinds.map((k) => k.name)),
     /** The catalogue index of an activation name; GateLabError naming `argument` otherwise. */
     activationIndex(name, argument = 'activation') {
       return activations.indexOf(oneOf(argument, name, activations));

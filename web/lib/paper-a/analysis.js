@@ -5,7 +5,6 @@
 import { throwCoreError } from '../core/errors.js';
 import { using } from '../core/handles.js';
 import { fail, finiteNumber, floatArray, integer, listOf, oneOf, optional, plainObject, seedOf } from '../core/validate.js';
-import { KINDS } from './labels.js';
 import { layerHandle } from './layer.js';
 
 const OPTIONS = { argument: 'options', prefix: 'options' };
@@ -15,7 +14,7 @@ export function census(core, options) {
   const m = core.module;
   const o = plainObject('options', options);
   const c = {
-    kinds: listOf('options.kinds', o.kinds, KINDS, (a, v) => oneOf(a, v, KINDS)).join(','),
+    kinds: listOf('options.kinds', o.kinds, core.kinds, (a, v) => oneOf(a, v, core.kinds)).join(','),
     activations: listOf('options.activations', o.activations, [], (a, v) => oneOf(a, v, core.activations)).join(','),
     ranks: listOf('options.ranks', o.ranks, [1], (a, v) => integer(a, v, { max: 4096 })).join(','),
     dIn: optional(o.dIn, 4, (v) => integer('options.dIn', v)),

@@ -3,7 +3,6 @@
 import { GateLabError, throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
 import { fail, finiteNumber, floatArray, integer, oneOf, plainObject, seedOf } from '../core/validate.js';
-import { KINDS } from './labels.js';
 
 const BATCH = { argument: 'rows', fields: [] };
 const OPTION_FIELDS = ['kind', 'activation', 'beta', 'dIn', 'hidden', 'dOut', 'rank', 'seed'];
@@ -114,7 +113,7 @@ export function layerHandle(layer, argument = 'layer') {
 /** lab.createLayer: validates the options, then asks the core for the layer. */
 export function createLayer(core, options) {
   const o = plainObject('options', options);
-  const kind = oneOf('kind', o.kind, KINDS);
+  const kind = oneOf('kind', o.kind, core.kinds);
   const activation = core.activations[core.activationIndex(o.activation ?? 'relu')];
   const layerOptions = {
     kind,

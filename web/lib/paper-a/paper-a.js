@@ -4,19 +4,19 @@
 // installPaperA(core) returns the members gatelab.js puts on the lab; the core is the module
 // instance's private context.
 import { census, interactions, rankApprox } from './analysis.js';
-import { LAYER_KINDS, layerLabel } from './labels.js';
+import { layerLabel } from './labels.js';
 import { createLayer } from './layer.js';
 import { createSymmetry } from './symmetry.js';
 
 export function installPaperA(core) {
   return {
     /** [{ name, label }] of 'mlp', 'symmetric', 'gated'. */
-    layerKinds: LAYER_KINDS,
+    layerKinds: core.layerKinds,
     symmetry: createSymmetry(core),
     /** A new layer; see paper-a.d.ts for the options. Dispose it when done. */
     createLayer: (options) => createLayer(core, options),
     /** The name readers know for a layer description ('SwiGLU', 'symmetric (ReLU)' …). */
-    layerLabel: (layer) => layerLabel(layer, core.activations),
+    layerLabel: (layer) => layerLabel(core, layer),
     census: (options) => census(core, options),
     rankApprox: (options) => rankApprox(core, options),
     interactions: (layer, u, x) => interactions(core, layer, u, x),

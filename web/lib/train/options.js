@@ -4,7 +4,6 @@
 // expect. Ranges and caps are then checked again by the C++ core, which owns them.
 import { GateLabError } from '../core/errors.js';
 import { boolean, fail, finiteNumber, floatArray, integer, oneOf, optional, plainObject, seedOf } from '../core/validate.js';
-import { KINDS } from '../paper-a/labels.js';
 
 export const TASKS = Object.freeze(['circle', 'xor', 'gaussians', 'spiral', 'checkerboard', 'teacher', 'user']);
 export const LOSSES = Object.freeze(['mse', 'cross_entropy']);
@@ -44,7 +43,7 @@ export function dataOptions(core, task, options, prefix) {
     noise: number(`${prefix}.noise`, o.noise, 0.1),
     trainFraction: number(`${prefix}.trainFraction`, o.trainFraction, 0.5),
     seed: seedOf(`${prefix}.seed`, o.seed),
-    teacherKind: optional(teacher.kind, 'gated', (v) => oneOf(`${prefix}.teacher.kind`, v, KINDS)),
+    teacherKind: optional(teacher.kind, 'gated', (v) => oneOf(`${prefix}.teacher.kind`, v, core.kinds)),
     teacherActivation: activation(core, `${prefix}.teacher.activation`, teacher.activation, 'relu'),
     teacherBeta: number(`${prefix}.teacher.beta`, teacher.beta, 1),
     teacherHidden: optional(teacher.hidden, 8, (v) => integer(`${prefix}.teacher.hidden`, v)),
@@ -67,7 +66,7 @@ export function dataOptions(core, task, options, prefix) {
 export function trainOptions(core, o, { kind } = {}) {
   const m = core.module;
   const train = {
-    kind: kind ?? oneOf('options.kind', o.kind, KINDS),
+    kind: kind ?? oneOf('options.kind', o.kind, core.kinds),
     activation: activation(core, 'options.activation', o.activation, 'relu'),
     beta: number('options.beta', o.beta, 1),
     hidden: optional(o.hidden, 8, (v) => integer('options.hidden', v, { max: m.maxTrainerUnits })),

@@ -4,7 +4,6 @@
 import { throwCoreError } from '../core/errors.js';
 import { using } from '../core/handles.js';
 import { integer, listOf, oneOf, optional, plainObject } from '../core/validate.js';
-import { KINDS } from '../paper-a/labels.js';
 import { nestedData, trainOptions } from './options.js';
 
 const DEFAULT_MODELS = ['mlp:relu', 'symmetric:relu', 'gated:relu', 'gated:gelu', 'gated:silu', 'gated:sigmoid', 'gated:identity'];
@@ -15,7 +14,7 @@ function raceModels(core, models) {
   return listOf('options.models', models, DEFAULT_MODELS, (argument, m) => {
     if (m === 'bilinear') return 'gated:identity';
     const o = plainObject(argument, m);
-    const kind = oneOf(`${argument}.kind`, o.kind, KINDS);
+    const kind = oneOf(`${argument}.kind`, o.kind, core.kinds);
     return `${kind}:${optional(o.activation, 'relu', (v) => oneOf(`${argument}.activation`, v, core.activations))}`;
   }).join(',');
 }

@@ -18,7 +18,8 @@ const char* layer_kind_label(LayerKind kind);  // "MLP", "symmetric", "gated"
 const char* gated_variant_name(Activation a);
 
 // A layer as readers know it: "SwiGLU", "gated (tanh)", "symmetric (ReLU)", "MLP (GELU)",
-// "symgated (SiLU)" (symmetrize = 1), "SwiGLU, λ = 0.5"; ", rank 2" when rank > 1.
+// "symgated (SiLU)" (symmetrize = 1); then ", rank 2" when rank > 1 and ", λ = 0.5" for a
+// symmetrize strictly between 0 and 1.
 std::string layer_label(LayerKind kind, Activation activation, int rank = 1, float symmetrize = 0.0f);
 inline std::string layer_label(const LayerConfig& c) {
   return layer_label(c.kind, c.activation.kind, c.rank, c.symmetrize);
