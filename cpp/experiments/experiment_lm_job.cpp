@@ -112,6 +112,10 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   j.begin_object().field("variant", v->name).field("phase", job.phase).field("seed", job.seed);
   j.field("lr", double(job.learning_rate)).field("split", corpus_split_name(split)).field("steps", steps);
   j.field("parameters", session.parameter_count()).field("initRms", double(config.mlp_init_rms));
+  const CorpusBaselines baselines = corpus_baselines(*corpus);
+  j.key("corpus").begin_object().field("vocabulary", corpus->vocab.size()).field("trainChars", corpus->train.size());
+  j.field("devChars", corpus->dev.size()).field("validationChars", corpus->validation.size());
+  j.field("uniform", baselines.uniform).field("unigram", baselines.unigram).end_object();
   std::vector<int> curve_steps;
   std::vector<double> curve_loss, curve_train;
   std::vector<std::vector<LmBlockDiagnostics>> diagnostics;

@@ -114,8 +114,8 @@ void shrink_for_quick(LmExperimentSettings& s) {
   s.context = 16;
   s.batch = 4;
   s.budget = 768;  // gated m = 16, FFN d_ff = 24
-  s.steps = 40;
-  s.long_steps = 60;
+  s.steps = 150;
+  s.long_steps = 300;
   s.warmup = 5;
   s.eval_windows = 16;
   s.curve_points = 2;

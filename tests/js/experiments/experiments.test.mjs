@@ -1,16 +1,15 @@
-// Paper B's experiments at their quick settings, through the same modules as
-// `npm run experiment -- gp-recursion|tiny-lm` (the native runner built by scripts/build.sh):
+// The GP experiment at its quick settings, through the same modules as
+// `npm run experiment -- gp-recursion` (the native runner built by scripts/build.sh):
 // the tables have the expected shape, every number is finite and beats the trivial baselines,
 // no model beats the exact GP posterior mean by more than noise (the leak guard), the same
 // settings give the same table, and the JSON and SVG files are written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { gpClaims, gpSummary, runGpRecursion } from '../../../scripts/experiments/gp-recursion.mjs';
-import { lmSummary, runTinyLm } from '../../../scripts/experiments/tiny-lm.mjs';
 import { commonOptions } from '../../../scripts/experiments/native.mjs';
 
 const out = mkdtempSync(join(tmpdir(), 'gatelab-experiments-'));
@@ -51,33 +50,6 @@ test('gp-recursion --quick: sane tables, baselines beaten, no leak, files writte
 
   // Same settings, same table (the runner's threads do not change the numbers).
   const again = await runGpRecursion(['--quick', '--threads', '1'], { quiet: true, write: false });
-  assert.deepEqual(again.tables, tables);
-});
-
-test('tiny-lm --quick: losses finite and below the unigram baseline, tied models smaller, same table twice', async () => {
-  const { json, tables, files } = await runTinyLm(['--quick', '--out', out], { quiet: true });
-  const b = json.baselines;
-  assert.ok(b.unigram < b.uniform);
-  assert.equal(json.runs.length, json.models.length * json.settings.seeds);
-  for (const r of json.runs) {
-    assert.equal(r.error, '', r.label);
-    assert.ok(Number.isFinite(r.valLoss) && r.valLoss > 0, r.label);
-    assert.ok(r.valLoss < b.unigram, `${r.label}: ${r.valLoss} below the unigram ${b.unigram}`);
-    assert.ok(Math.abs(r.valPerplexity - Math.exp(r.valLoss)) < 1e-6 * r.valPerplexity);
-    assert.ok(r.curveValLoss.every(Number.isFinite));
-    assert.equal(typeof r.sample, 'string');
-  }
-  const models = lmSummary(json);
-  const llama = models.find((m) => m.spec.family === 'standard');
-  assert.deepEqual(models.filter((m) => m.spec.family === 'cem').map((m) => m.spec.steps), [1, 2]);
-  for (const m of models.filter((x) => x.spec.family === 'cem')) {
-    assert.equal(m.spec.d, llama.spec.d, 'equal width');
-    assert.ok(m.parameters < llama.parameters, `${m.label} has fewer parameters`);
-  }
-  assert.equal(tables.main.split('\n').length, 2 + json.models.length + 2);
-  assert.match(tables.main, /perplexity/);
-  assert.ok(existsSync(files[0]) && readFileSync(files[1], 'utf8').startsWith('<svg'));
-  const again = await runTinyLm(['--quick', '--threads', '1'], { quiet: true, write: false });
   assert.deepEqual(again.tables, tables);
 });
 
