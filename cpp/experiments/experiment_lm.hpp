@@ -17,6 +17,7 @@
 
 #include "gatelab/cem/common.hpp"
 #include "gatelab/paper_a/layer.hpp"
+#include "gatelab/train/lm.hpp"
 #include "gatelab/train/optimizer.hpp"
 
 namespace gatelab {
@@ -50,7 +51,7 @@ struct LmExperimentSettings {
   float weight_decay = 0.1f, clip_norm = 1.0f, momentum = 0.9f, eta = 0.25f;
   double dev_fraction = 0.05, validation_fraction = 0.05;
   int max_chars = 0;  // > 0: only the first max_chars characters of the text (quick runs)
-  int eval_windows = 256;  // every evaluation of a curve uses the same windows
+  int eval_windows = 1024;  // every evaluation of a curve uses the same windows
   int curve_points = 10;
   int diagnostic_windows = 16;
   int sample_chars = 200;
@@ -63,6 +64,10 @@ struct LmExperimentSettings {
 std::string lm_experiment(const std::string& name, bool quick, LmExperimentSettings& settings,
                           std::vector<LmVariant>& variants);
 std::string lm_variants_json(const LmExperimentSettings& settings, const std::vector<LmVariant>& variants);
+
+// The session config of a variant's job (the schedule decays over `steps`).
+LmConfig lm_job_config(const LmExperimentSettings& settings, const LmVariant& variant, int seed, float learning_rate,
+                       int steps);
 
 struct LmJob {
   std::string variant, phase;

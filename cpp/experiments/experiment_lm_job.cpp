@@ -20,7 +20,9 @@ const LmVariant* find_variant(const std::vector<LmVariant>& variants, const std:
   return nullptr;
 }
 
-LmConfig job_config(const LmExperimentSettings& s, const LmVariant& v, int seed, float lr, int steps) {
+}  // namespace
+
+LmConfig lm_job_config(const LmExperimentSettings& s, const LmVariant& v, int seed, float lr, int steps) {
   LmConfig c;
   c.model.family = v.family;
   c.model.d = v.d > 0 ? v.d : s.d;
@@ -47,8 +49,6 @@ LmConfig job_config(const LmExperimentSettings& s, const LmVariant& v, int seed,
   c.gauge_fix = v.gauge_fix;
   return c;
 }
-
-}  // namespace
 
 std::string lm_variants_json(const LmExperimentSettings& s, const std::vector<LmVariant>& variants) {
   JsonWriter j;
@@ -99,9 +99,9 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   const int steps = job.phase == "long" ? s.long_steps : s.steps;
   const CorpusSplit split = job.phase == "sweep" ? CorpusSplit::dev : CorpusSplit::validation;
 
-  LmConfig config = job_config(s, *v, job.seed, job.learning_rate, steps);
+  LmConfig config = lm_job_config(s, *v, job.seed, job.learning_rate, steps);
   if (reference != nullptr) {  // every variant of a seed starts with the reference's MLP output RMS (§A20)
-    LmSession probe(job_config(s, *reference, job.seed, job.learning_rate, steps), corpus);
+    LmSession probe(lm_job_config(s, *reference, job.seed, job.learning_rate, steps), corpus);
     if (!probe.error().empty()) return probe.error();
     config.mlp_init_rms = static_cast<float>(probe.mlp_output_rms(0));
   }

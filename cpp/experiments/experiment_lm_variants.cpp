@@ -10,8 +10,8 @@ namespace {
 using A = Activation;
 using K = LayerKind;
 
-std::vector<float> adamw_grid() { return {1e-3f, 2e-3f, 4e-3f}; }
-std::vector<float> momentum_grid() { return {0.03f, 0.1f, 0.3f}; }
+std::vector<float> adamw_grid() { return {2e-3f, 4e-3f, 8e-3f}; }
+std::vector<float> momentum_grid() { return {0.1f, 0.3f, 0.6f}; }
 
 // A variant of mlp-lm: the paper-A layer in the slot at the settings' budget (§A20).
 LmVariant slot(const LmExperimentSettings& s, std::string name, std::string group, K kind, A a, int rank = 1,

@@ -4,10 +4,14 @@
 //   gatelab_experiment lm-job --experiment EXP --text FILE --variant NAME --phase sweep|main|long
 //                             --seed S --lr L [--quick] [--out FILE]
 //       one job: one self-contained command, the unit a cluster array runs
+//   gatelab_experiment lm-time --experiment EXP --text FILE [--steps N] [--quick]
+//       milliseconds per training step of every variant (what a run will cost), one thread
 //   gatelab_experiment lm-jobs --experiment EXP --text FILE --jobs FILE [--quick] [--threads K]
 //       every job listed in FILE (one "variant phase seed lr" per line) on K threads; a JSON
 //       array of the job results in list order on stdout
 #include <atomic>
+#include <chrono>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -64,6 +68,26 @@ int lm_command(const Args& args, int threads) {
     std::string json;
     if (std::string e = lm_run_job(settings, variants, job_from(args), text, &json); !e.empty()) fail(e);
     write_output(args, json);
+    return 0;
+  }
+  if (args.command == "lm-time") {
+    auto corpus = std::make_shared<CharCorpus>();
+    if (std::string e = make_char_corpus(text, settings.dev_fraction, settings.validation_fraction, *corpus); !e.empty()) {
+      fail(e);
+    }
+    const int steps = args.integer("steps", 100);
+    double total = 0;
+    for (const LmVariant& v : variants) {
+      LmSession session(lm_job_config(settings, v, 1, v.learning_rates[0], settings.steps), corpus);
+      if (!session.error().empty()) fail(v.name + ": " + session.error());
+      session.train(5);  // warm caches and allocations
+      const auto started = std::chrono::steady_clock::now();
+      if (std::string e = session.train(steps); !e.empty()) fail(v.name + ": " + e);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count() / steps;
+      total += ms;
+      say(fmt("%8.2f ms/step  ", ms) + v.name + fmt("  (%.0f parameters)", double(session.parameter_count())));
+    }
+    say(fmt("%8.2f ms/step on average over %.0f variants", total / variants.size(), double(variants.size())));
     return 0;
   }
   if (args.command != "lm-jobs") fail("unknown command '" + args.command + "'");
