@@ -216,18 +216,24 @@ std::string to_rank(const RankOptionsJs& j, RankApproxOptions& o) {
   return validate(o);
 }
 
-// out: d_in rows of (rank, error, parameters, flops, energy).
+// out: d_in slots of 8 floats (rank, error, parameters, flops, energy, one-per-pair error,
+// one-per-pair energy, exact 0/1); rows r = 1 … r*, then zeros (rank 0 ends the rows).
 std::string rank_approx_js(const RankOptionsJs& j, Ptr out) {
   RankApproxOptions o;
   if (std::string e = to_rank(j, o); !e.empty()) return e;
   float* p = f32(out);
+  float* const end = p + static_cast<std::size_t>(8) * o.d_in;
   for (const RankApproxRow& r : rank_approximation(o)) {
     *p++ = static_cast<float>(r.rank);
     *p++ = static_cast<float>(r.error);
     *p++ = static_cast<float>(r.parameters);
     *p++ = static_cast<float>(r.flops);
     *p++ = static_cast<float>(r.energy);
+    *p++ = static_cast<float>(r.one_per_pair_error);
+    *p++ = static_cast<float>(r.one_per_pair_energy);
+    *p++ = r.exact ? 1.0f : 0.0f;
   }
+  while (p < end) *p++ = 0.0f;
   return {};
 }
 

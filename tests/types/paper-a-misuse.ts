@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   console.log(lab.tracker); // error: private
   console.log(layer.handle); // error: private
   const code: GateLabError['code'] = 'bad-input'; // error: not a code
-  console.log(s, label, code);
+  const exactAt: boolean = lab.rankApprox().exactAt; // error: a number
+  console.log(s, label, code, exactAt);
 }
 void main();

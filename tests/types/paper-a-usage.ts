@@ -1,7 +1,7 @@
 // Compiled with tsc --noEmit (tests/js/paper-a/types.test.mjs): paper A's analyses, the tables of
 // kinds and names, seed statistics and error codes as a figure or a page script uses them.
 import { loadGateLab, GateLabError, type CensusRow, type GateLabErrorCode, type InteractionResult, type LayerKind,
-  type RankApproxRow, type StatSummary } from '../../web/lib/gatelab.js';
+  type RankApproxResult, type RankApproxRow, type StatSummary } from '../../web/lib/gatelab.js';
 
 async function main(): Promise<void> {
   const lab = await loadGateLab();
@@ -21,6 +21,10 @@ async function main(): Promise<void> {
   const all: CensusRow[] = lab.census();
   const approx: RankApproxRow[] = lab.rankApprox({ activation: 'relu', dIn: 6, hidden: 4, dOut: 2, inputs: 256, seed: 1 });
   const error: number = approx[0].error;
+  const table: RankApproxResult = lab.rankApprox({ dIn: 7 });
+  const exactAt: number = table.exactAt;
+  const exact: boolean = table[table.length - 1].exact;
+  const onePerPair: [number, number] = [approx[0].onePerPairError, approx[0].onePerPairEnergy];
   const layer = lab.createLayer({ kind: 'gated', activation: 'gelu', dIn: 4, hidden: 6, dOut: 2, seed: 4 });
   const at: InteractionResult = lab.interactions(layer, new Float32Array(2), new Float32Array(4));
   const quadratic: number | undefined = at.quadratic;
@@ -42,6 +46,6 @@ async function main(): Promise<void> {
     }
   }
   console.log(kinds, labels, names, gated, swiglu, symgated, measured, spectrum, why, all, error, quadratic, weightBased, label,
-    lo, hi, sd, diff);
+    lo, hi, sd, diff, exactAt, exact, onePerPair);
 }
 void main();

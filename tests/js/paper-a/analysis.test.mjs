@@ -1,5 +1,5 @@
 // Paper A's analyses (web/lib/paper-a/analysis.js) on the real wasm module: the symmetry census
-// (docs/MATH.md §A9), rank-r approximation (§A3, §A6) and interaction matrices (§A3); every
+// (docs/MATH.md §A9), rank-r approximation (§A3, §A6, §A18) and interaction matrices (§A3); every
 // error path throws GateLabError naming the argument, with its code; nothing leaks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,16 +39,40 @@ test('census: measured null-space dimensions equal the predicted counts', () => 
   throwsNamed(() => lab.census({ dIn: 0 }), /options.dIn/, 'out-of-range');
 });
 
-test('rankApprox: the error falls with r and vanishes at r = dIn', () => {
+test('rankApprox: the error falls with r and vanishes at r = exactAt, the first exact rank', () => {
   const rows = lab.rankApprox({ activation: 'silu', dIn: 5, hidden: 4, dOut: 2 });
-  assert.deepEqual(rows.map((r) => r.rank), [1, 2, 3, 4, 5]);
+  assert.ok(rows.exactAt >= 3 && rows.exactAt <= 5, `exactAt ${rows.exactAt}`);
+  assert.deepEqual(rows.map((r) => r.rank), Array.from({ length: rows.exactAt }, (_, i) => i + 1));
   for (let i = 1; i < rows.length; i++) assert.ok(rows[i].error < rows[i - 1].error);
-  assert.ok(rows[4].error < 1e-5);
+  assert.ok(rows.at(-1).error < 1e-5);
+  assert.deepEqual(rows.map((r) => r.exact), rows.map((r) => r.rank === rows.exactAt));
   assert.equal(rows[0].parameters, 4 * (2 * 5 + 2));
+  for (const r of rows) {
+    assert.ok(r.energy >= r.onePerPairEnergy - 1e-6, `r = ${r.rank}: ${r.energy} < ${r.onePerPairEnergy}`);
+    if (r.rank > 1) assert.ok(r.error <= r.onePerPairError + 1e-6, `r = ${r.rank}: ${r.error} > ${r.onePerPairError}`);
+  }
+  assert.ok(rows.at(-1).onePerPairError > 1e-3, 'one eigenvalue per pair is exact only at r = dIn');
   throwsNamed(() => lab.rankApprox({ dIn: 0 }), /options.dIn/, 'out-of-range');
   throwsNamed(() => lab.rankApprox({ dIn: 65 }), /options.dIn/, 'out-of-range');
   throwsNamed(() => lab.rankApprox({ activation: 'sin' }), /options.activation/, 'invalid-value');
   throwsNamed(() => lab.rankApprox({ inputs: 0 }), /options.inputs/, 'out-of-range');
+});
+
+test('rankApprox: exact at ⌈d/2⌉ for balanced layers, later for unbalanced ones (docs/MATH.md §A6)', () => {
+  for (const dIn of [4, 6, 7]) {
+    const half = Math.ceil(dIn / 2);
+    const exactAt = [];
+    for (let seed = 1; seed <= 6; seed++) {
+      const rows = lab.rankApprox({ activation: 'relu', dIn, hidden: 4, dOut: 2, seed });
+      assert.ok(rows.exactAt >= half && rows.exactAt <= dIn, `d ${dIn} seed ${seed}: exactAt ${rows.exactAt}`);
+      assert.equal(rows.length, rows.exactAt);
+      assert.ok(rows.at(-1).exact && rows.at(-1).error < 1e-5, `d ${dIn} seed ${seed}: ${rows.at(-1).error}`);
+      for (const r of rows.slice(0, -1)) assert.ok(!r.exact && r.error > 1e-5 && r.energy < 1);
+      exactAt.push(rows.exactAt);
+    }
+    assert.ok(exactAt.includes(half), `d ${dIn}: some layer is balanced (${exactAt})`);
+    assert.ok(exactAt.some((r) => r > half), `d ${dIn}: some layer is not (${exactAt})`);
+  }
 });
 
 test('interactions reproduce the layer: x·B·xᵀ = u·f(x)', () => {

@@ -36,7 +36,13 @@ export function census(core, options) {
   });
 }
 
-/** Rank-r approximations (r = 1 … dIn) of a random full bilinear attention MLP. */
+/** Values per row of the core's rank table (cpp/bindings/bind_paper_a_analysis.cpp). */
+const RANK_ROW = 8;
+
+/**
+ * Rank-r approximations of a random full bilinear attention MLP (docs/MATH.md §A6, §A18): rows
+ * r = 1 … r*, the first rank at which the best truncation is exact; the array also carries exactAt = r*.
+ */
 export function rankApprox(core, options) {
   const m = core.module;
   const o = plainObject('options', options);
@@ -50,10 +56,15 @@ export function rankApprox(core, options) {
     seed: seedOf('options.seed', o.seed, 1),
   };
   throwCoreError(m.paValidateRankApprox(r), OPTIONS);
-  const [error, flat] = core.heap.call([], [5 * r.dIn], (p) => m.paRankApprox(r, p));
+  const [error, flat] = core.heap.call([], [RANK_ROW * r.dIn], (p) => m.paRankApprox(r, p));
   throwCoreError(error, OPTIONS);
-  return Array.from({ length: r.dIn }, (_, i) => ({ rank: flat[5 * i], error: flat[5 * i + 1],
-    parameters: flat[5 * i + 2], flops: flat[5 * i + 3], energy: flat[5 * i + 4] }));
+  const rows = [];
+  for (let i = 0; i < r.dIn && flat[RANK_ROW * i] > 0; i++) {
+    const f = flat.subarray(RANK_ROW * i, RANK_ROW * (i + 1));
+    rows.push({ rank: f[0], error: f[1], parameters: f[2], flops: f[3], energy: f[4],
+      onePerPairError: f[5], onePerPairEnergy: f[6], exact: f[7] === 1 });
+  }
+  return Object.assign(rows, { exactAt: rows.at(-1).rank });
 }
 
 /** The interaction matrix of a layer for output direction u (at input x when given). */

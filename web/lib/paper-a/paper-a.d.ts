@@ -161,17 +161,38 @@ export interface RankApproxOptions {
   seed?: number;
 }
 
-/** The best rank-r approximation (Eckart–Young on each sym(Q_jᵀK_j); docs/MATH.md §A3, §A6). */
+/**
+ * One rank r of lab.rankApprox (docs/MATH.md §A6, §A18). Only S_j = sym(Q_jᵀK_j) acts, and one
+ * (q, k) pair carries one positive and one negative eigenvalue of it, so the best rank-r layer keeps,
+ * per unit, the r largest positive and the r most negative eigenvalues of S_j (nearest in Frobenius
+ * norm to every S_j; not necessarily nearest in output error). The one-eigenvalue-per-pair
+ * truncation (the r eigenvalues of largest |λ|) is the comparison curve.
+ */
 export interface RankApproxRow {
   rank: number;
-  /** ‖f_r(X) − f(X)‖_F / ‖f(X)‖_F. */
+  /** Best truncation: ‖f_r(X) − f(X)‖_F / ‖f(X)‖_F on the random inputs. */
   error: number;
   /** hidden · (2·rank·dIn + dOut). */
   parameters: number;
   /** Per token: 2(2·hidden·rank·dIn + hidden·rank + hidden·dOut) + hidden. */
   flops: number;
-  /** Σ kept λ² / Σ λ² over all units. */
+  /** Best truncation: Σ kept λ² / Σ λ² over all units. */
   energy: number;
+  /** The same output error for the one-eigenvalue-per-pair truncation (exact only at rank = dIn). */
+  onePerPairError: number;
+  /** Σ kept λ² / Σ λ² of the one-eigenvalue-per-pair truncation; never above energy. */
+  onePerPairEnergy: number;
+  /** rank ≥ r*: the best truncation reproduces every S_j (error is float rounding, below 1e-5). */
+  exact: boolean;
+}
+
+/** lab.rankApprox's rows r = 1 … r*, in order; only the last one is exact. */
+export interface RankApproxResult extends Array<RankApproxRow> {
+  /**
+   * r* = max_j max(p_j, n_j), with p_j, n_j the numbers of positive and negative eigenvalues of
+   * S_j: the least exact rank, between ⌈dIn/2⌉ (every unit's inertia balanced) and dIn.
+   */
+  exactAt: number;
 }
 
 /**
@@ -216,8 +237,11 @@ export interface PaperA {
   layerLabel(layer: LayerDescription): string;
   /** The symmetry census (docs/MATH.md §A9). */
   census(options?: CensusOptions): CensusRow[];
-  /** Rows r = 1 … dIn. */
-  rankApprox(options?: RankApproxOptions): RankApproxRow[];
+  /**
+   * The best rank-r approximations of a random full layer, r = 1 … r* (where it becomes exact),
+   * with the one-eigenvalue-per-pair truncation beside them (docs/MATH.md §A6, §A18).
+   */
+  rankApprox(options?: RankApproxOptions): RankApproxResult;
   /** u: dOut numbers; x: dIn numbers (optional). The layer needs a Q factor and dIn ≤ 256. */
   interactions(layer: Layer, u: Float32Array, x?: Float32Array): InteractionResult;
 }
