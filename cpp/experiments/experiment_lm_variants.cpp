@@ -25,8 +25,7 @@ LmVariant slot(const LmExperimentSettings& s, std::string name, std::string grou
   v.symmetrize = symmetrize;
   v.gauge_fix = gauge_fix;
   v.optimizer = optimizer;
-  v.hidden = kind == K::mlp ? s.budget / (2 * s.d)
-                            : static_cast<int>(std::lround(double(s.budget) / (s.d * (2.0 * v.rank + 1))));
+  v.hidden = lm_mlp_hidden(kind, v.rank, s.d, s.budget);
   v.label = layer_label(kind, a, v.rank, symmetrize) + (gauge_fix ? ", gauge-fixed" : "") +
             (optimizer == OptimizerKind::momentum ? ", SGD-momentum" : "");
   v.learning_rates = optimizer == OptimizerKind::momentum ? momentum_grid() : adamw_grid();

@@ -58,6 +58,11 @@ int lm_command(const Args& args, int threads) {
   if (std::string e = lm_experiment(args.text("experiment", ""), args.has("quick"), settings, variants); !e.empty()) {
     fail(e);
   }
+  if (args.has("steps")) {  // a pilot at another length (the schedule follows it); long = 2×
+    settings.steps = args.integer("steps", settings.steps);
+    settings.long_steps = 2 * settings.steps;
+    if (settings.steps < settings.curve_points) fail("--steps must be at least the curve's points");
+  }
   if (args.command == "lm-variants") {
     write_output(args, lm_variants_json(settings, variants));
     return 0;

@@ -52,6 +52,11 @@ export function handleMethods(handle) {
  * One valid handle of each class the API returns, made through the public API, so that every
  * handle method is fuzzed from the first call on (random options rarely make a valid layer).
  */
+function lmHandles(lab) {
+  const corpus = lab.lm.createCorpus('the gate and the key. '.repeat(60));
+  return [corpus, lab.lm.createSession({ corpus, d: 4, layers: 1, heads: 1, context: 4, batch: 1, mlp: { hidden: 3 } })];
+}
+
 export function seedHandles(lab) {
   return [
     lab.createLayer({ kind: 'gated', activation: 'silu', dIn: 3, hidden: 4, dOut: 2, rank: 2, seed: 1 }),
@@ -62,6 +67,7 @@ export function seedHandles(lab) {
     lab.cem.createStandardAttention({ d: 4 }),
     lab.cem.createGatedMlp({ d: 4, hidden: 3 }),
     lab.gp.createSession({ length: 4, d: 4, hidden: 4, layers: 1 }),
+    ...lmHandles(lab),
   ];
 }
 

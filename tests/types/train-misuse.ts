@@ -14,5 +14,12 @@ async function main(): Promise<void> {
   t.options.learningRate = 1; // error: read-only
   const cause: 'nan' = t.divergence!.cause; // error: 'gradient' | 'overflow'
   console.log(done, cause);
+  const corpus = lab.lm.createCorpus('text '.repeat(300));
+  lab.lm.createSession({ corpus, mlp: { kind: 'ffn' } }); // error: kind is 'mlp' | 'symmetric' | 'gated'
+  lab.lm.createSession({ corpus, optimizer: 'lion' }); // error: optimizer name
+  const s = lab.lm.createSession({ corpus });
+  s.evaluate('test'); // error: split
+  const n: string = s.stepsDone; // error: number
+  console.log(n);
 }
 void main();

@@ -42,4 +42,23 @@ async function main(): Promise<void> {
   console.log(tasks, data, teacher, user, done, records, history, grid, xTrain, json, task, rate, steps, band, finals,
     summary.ci95, widths, defaults, first.label, first.parameters);
 }
+async function languageModel(): Promise<void> {
+  const lab = await loadGateLab();
+  const corpus = lab.lm.createCorpus('the gate and the key. '.repeat(60), { devFraction: 0.05 });
+  const size: number = corpus.sizes.validation;
+  const session = lab.lm.createSession({ corpus, mlp: { kind: 'gated', activation: 'silu', symmetrize: 1 }, d: 16, layers: 1,
+    heads: 2, context: 8, batch: 2, optimizer: 'adamw', learningRate: 0.004, seed: 3 });
+  const losses: Float64Array = session.train(10);
+  const loss: number = session.evaluate('dev', 8);
+  const text: string = session.sample({ count: 20, temperature: 0.8 });
+  const share: number = session.diagnostics()[0].antisymmetricShare;
+  const bytes: Uint8Array = session.checkpoint();
+  session.restore(bytes);
+  const hidden: number = session.options.mlp.hidden;
+  const width: number = lab.lm.hiddenForBudget({ kind: 'symmetric', rank: 2, d: 64, budget: 24576 });
+  console.log(size, losses, loss, text, share, hidden, width, corpus.baselines.unigram);
+  session.dispose();
+  corpus.dispose();
+}
 void main();
+void languageModel();

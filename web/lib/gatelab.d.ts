@@ -13,6 +13,7 @@ import type { Cem } from './cem/cem.js';
 import type { Gp } from './gp/gp.js';
 import type { PaperA } from './paper-a/paper-a.js';
 import type { Train } from './train/train.js';
+import type { Lm } from './train/lm.js';
 
 /** The error type and its codes. */
 export * from './core/errors.js';
@@ -22,6 +23,7 @@ export * from './base/base.js';
 export * from './paper-a/paper-a.js';
 /** Datasets, trainers and the race. */
 export * from './train/train.js';
+export * from './train/lm.js';
 /** Paper B (causal energy minimization): lab.cem and its types. */
 export * from './cem/cem.js';
 /** In-context GP regression: lab.gp and its types. */
@@ -39,6 +41,8 @@ export interface GateLab extends PaperA, Train {
   readonly cem: Cem;
   /** In-context GP regression: sequences, the exact posterior, and live training sessions (gp.d.ts). */
   readonly gp: Gp;
+  /** Character language models trained live (train/lm.d.ts). */
+  readonly lm: Lm;
   /** What the core knows of σ and the names readers know it by. */
   activationInfo(name: ActivationName): ActivationInfo;
   /** Samples of σ on [min, max] (default n = 256). */

@@ -15,6 +15,7 @@ import { GateLabError } from './core/errors.js';
 import { plainObject } from './core/validate.js';
 import { instantiate } from './core/wasm-loader.js';
 import { installGp } from './gp/gp.js';
+import { installLm } from './train/lm.js';
 import { activationLabels } from './paper-a/labels.js';
 import { installPaperA } from './paper-a/paper-a.js';
 import { installTrain } from './train/train.js';
@@ -36,6 +37,7 @@ class GateLab {
     Object.assign(this, installTrain(core));
     this.cem = installCem(core);
     this.gp = installGp(core);
+    this.lm = installLm(core);
   }
 
   /** { name, homogeneity, linear, label, shortLabel, gatedName } for a catalogue activation. */

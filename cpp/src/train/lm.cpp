@@ -13,6 +13,12 @@
 
 namespace gatelab {
 
+int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget) {
+  if (d < 1 || budget < 1) return 0;
+  if (kind == LayerKind::mlp) return budget / (2 * d);
+  return static_cast<int>(std::lround(double(budget) / (double(d) * (2.0 * rank + 1))));
+}
+
 CemTransformerConfig lm_model_config(const LmConfig& c, const CharCorpus& corpus) {
   CemTransformerConfig m = c.model;
   m.d_in = corpus.vocab.size();

@@ -15,6 +15,7 @@ const PUBLIC_FUNCTIONS = [
   'lab.cem.createAttention', 'lab.cem.createMlp', 'lab.cem.createStandardAttention', 'lab.cem.createGatedMlp',
   'lab.cem.asStandardAttention', 'lab.cem.asGatedMlp',
   'lab.gp.sample', 'lab.gp.posterior', 'lab.gp.posteriorAt', 'lab.gp.createSession',
+  'lab.lm.createCorpus', 'lab.lm.createSession', 'lab.lm.hiddenForBudget',
 ];
 
 test('the fuzz targets are exactly the public functions; no private member is reachable', async () => {
@@ -43,7 +44,7 @@ test('10000 random API calls: only GateLabErrors with a code, no abort, no leak,
   const kinds = seedHandles(lab);
   const methods = kinds.flatMap((h) => handleMethods(h).map((name) => `${h.constructor.name}.${name}`));
   kinds.forEach((h) => h.dispose());
-  assert.deepEqual(new Set(kinds.map((h) => h.constructor.name)).size, 7, 'every handle class');
+  assert.deepEqual(new Set(kinds.map((h) => h.constructor.name)).size, 9, 'every handle class');
   assert.deepEqual(methods.filter((path) => !stats.handleMethods.has(path)), [], 'every handle method was fuzzed');
   assert.equal(lab.liveObjects(), baseline);
   assert.ok(lab.heapBytes() <= 512 * 2 ** 20, `heap ${lab.heapBytes()} bytes`);

@@ -39,6 +39,10 @@ struct LmConfig {
   float mlp_init_rms = 0.0f;  // > 0: scale each block's MLP V so its output RMS at init is this (§A20)
 };
 
+// The MLP width that spends `budget` parameters per block on a d → d paper-A layer
+// (docs/MATH.md §A20): FFN d_ff = budget/(2d); a rank-r form m = round(budget/(d(2r + 1))).
+int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget);
+
 // The transformer a session builds (vocabulary-wide input and output).
 CemTransformerConfig lm_model_config(const LmConfig& config, const CharCorpus& corpus);
 std::string validate(const LmConfig& config, const CharCorpus& corpus);
