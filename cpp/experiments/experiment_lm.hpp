@@ -7,7 +7,7 @@
 //            tied CEM blocks at T = 1, 2, at equal width and at about equal parameters.
 // The unit of work is one job: (variant, phase, seed, learning rate) → one JSON object.
 // Phases: "sweep" (the learning-rate sweep, scored on the dev split, its own seed), "main"
-// (scored on validation) and "long" (2× the steps, validation). Jobs are deterministic and
+// (scored on validation) and "long" (the headline variants at the longer horizon, validation). Jobs are deterministic and
 // independent, so a runner may spread them over threads or machines and get the same numbers
 // (scripts/experiments/lm-jobs.mjs plans, runs and merges them).
 #pragma once
@@ -47,6 +47,7 @@ struct LmExperimentSettings {
   int d = 64, layers = 2, heads = 4, context = 64, batch = 16;
   int budget = 24576;  // mlp-lm: MLP parameters per block
   int steps = 2000, long_steps = 4000;
+  int sweep_steps = 0;  // > 0: the sweep's (shorter) runs; 0: the main runs' steps
   int warmup = 100;
   float weight_decay = 0.1f, clip_norm = 1.0f, momentum = 0.9f, eta = 0.25f;
   double dev_fraction = 0.05, validation_fraction = 0.05;

@@ -55,6 +55,7 @@ std::string lm_variants_json(const LmExperimentSettings& s, const std::vector<Lm
   j.begin_object().key("settings").begin_object();
   j.field("experiment", s.experiment).field("d", s.d).field("layers", s.layers).field("heads", s.heads).field("context", s.context);
   j.field("batch", s.batch).field("budget", s.budget).field("steps", s.steps).field("longSteps", s.long_steps);
+  j.field("sweepSteps", s.sweep_steps > 0 ? s.sweep_steps : s.steps);
   j.field("warmup", s.warmup).field("weightDecay", double(s.weight_decay)).field("clipNorm", double(s.clip_norm));
   j.field("momentum", double(s.momentum)).field("devFraction", s.dev_fraction);
   j.field("validationFraction", s.validation_fraction).field("maxChars", s.max_chars);
@@ -96,7 +97,8 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   const std::string_view used =
       s.max_chars > 0 && text.size() > std::size_t(s.max_chars) ? std::string_view(text).substr(0, s.max_chars) : text;
   if (std::string e = make_char_corpus(used, s.dev_fraction, s.validation_fraction, *corpus); !e.empty()) return e;
-  const int steps = job.phase == "long" ? s.long_steps : s.steps;
+  const int steps = job.phase == "long" ? s.long_steps
+                    : job.phase == "sweep" && s.sweep_steps > 0 ? s.sweep_steps : s.steps;
   const CorpusSplit split = job.phase == "sweep" ? CorpusSplit::dev : CorpusSplit::validation;
 
   LmConfig config = lm_job_config(s, *v, job.seed, job.learning_rate, steps);

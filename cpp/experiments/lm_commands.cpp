@@ -61,6 +61,7 @@ int lm_command(const Args& args, int threads) {
   if (args.has("steps")) {  // a pilot at another length (the schedule follows it); long = 2×
     settings.steps = args.integer("steps", settings.steps);
     settings.long_steps = 2 * settings.steps;
+    settings.sweep_steps = 0;
     if (settings.steps < settings.curve_points) fail("--steps must be at least the curve's points");
   }
   if (args.command == "lm-variants") {

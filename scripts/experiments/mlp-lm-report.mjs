@@ -166,7 +166,7 @@ export function tables(a, results) {
   family.push(`| H5 | slope of loss over λ (SiLU dial, 0 → 1) | ${interval(a.slope)} | — | ${p3(a.slope?.p)} | ${p3(a.slope?.holm)} |`);
   const secondary = ['| comparison (first − second) | difference [95 % CI] | seeds first worse |', '|---|---:|---:|'];
   for (const c of a.secondary) secondary.push(`| ${c.says} | ${interval(c.diff)} | ${c.diff.wins}/${c.diff.seeds} |`);
-  if (a.longPair) secondary.push(`| symgated SiLU against SwiGLU at ${s.longSteps} steps (2×) | ${interval(a.longPair)} | ${a.longPair.wins}/${a.longPair.seeds} |`);
+  if (a.longPair) secondary.push(`| symgated SiLU against SwiGLU at ${s.longSteps} steps | ${interval(a.longPair)} | ${a.longPair.wins}/${a.longPair.seeds} |`);
   return { headline, rates, family, secondary, diagnostics: diagnosticsTable(results) };
 }
 

@@ -19,7 +19,7 @@ export function report(a, results) {
   `Precondition (FFN-GELU − SwiGLU): ${p ? `${fixed(p.mean)} [${fixed(p.ci95[0])}, ${fixed(p.ci95[1])}]` : 'n/a'}; `
     + `equivalence margin δ = ${fixed(a.margin)} nats/char.`, '',
   `**Verdict: ${a.verdict.outcome}.** ${a.verdict.words}`, '',
-  '### Validation loss', '', ...t.headline, '', '### Learning rates (dev split, sweep seed)', '', ...t.rates, '',
+  '### Validation loss', '', ...t.headline, '', `### Learning rates (dev split, sweep seed ${s.sweepSeed}, ${s.sweepSteps} steps)`, '', ...t.rates, '',
   '### Pre-registered comparisons (Holm over H1–H5)', '', ...t.family, '', '### Other comparisons', '', ...t.secondary, '',
   '### Diagnostics at the end of training (validation tokens, mean over seeds)', '', ...t.diagnostics, ''];
   if (a.anchor) lines.push(`Shazeer (2020) anchor: Spearman ρ = ${a.anchor.rho.toFixed(3)} over ${a.anchor.names.join(', ')}.`, '');
