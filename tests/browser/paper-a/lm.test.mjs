@@ -53,13 +53,15 @@ describe('<gatelab-lm>', () => {
    * csp.html with its <main> replaced by `markup`; `cores` fakes navigator.hardwareConcurrency;
    * `reload` reloads the page of an earlier lmPage() instead of opening one.
    */
-  async function lmPage(markup, { cores = null, wait = true, reload = null, ...options } = {}) {
+  async function lmPage(markup, { cores = null, wait = true, reload = null, url = 'demos/csp.html', noWorker = false,
+    ...options } = {}) {
     const opened = reload ?? await openPage(session.browser, options);
     if (cores && !reload) {
       await opened.context.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), cores);
     }
+    if (noWorker && !reload) await opened.context.addInitScript(() => delete globalThis.Worker);
     if (reload) await opened.page.reload();
-    else await opened.page.goto(session.server.url + 'demos/csp.html');
+    else await opened.page.goto(session.server.url + url);
     await figuresSettled(opened.page);
     await opened.page.evaluate((html) => {
       const template = document.createElement('template');
@@ -211,6 +213,20 @@ describe('<gatelab-lm>', () => {
     assert.equal(await figure.evaluate((el) => el.paused), true);
     assert.deepEqual(problems, []);
     await context.close();
+  });
+
+  it('works from the one-tag embed (its own worker) and without workers (on the page), with the same curves', async () => {
+    const markup = `<${TAG} models="symgated-relu,ffn-relu" seeds="1" seed="9" steps="50"></${TAG}>`;
+    for (const [url, noWorker, mode] of [['demos/embed.html', false, 'worker'], ['demos/csp.html', true, 'main']]) {
+      const { page, context, problems, requests } = await lmPage(markup, { url, noWorker });
+      const r = await results(page);
+      assert.deepEqual(r.modes, [mode], url);
+      assert.equal(r.finished, true);
+      await assertNative(r);
+      assert.equal(requests.filter((u) => u.endsWith('/dist/lm-text.txt')).length, 1, 'the text, once, from beside the module');
+      assert.deepEqual(problems, []);
+      await context.close();
+    }
   });
 
   it('fits 320 px and follows dark mode', async () => {
