@@ -3,7 +3,7 @@
 // runner's `lm-job --experiment lm-figure` bit for bit, with the same train losses, initial MLP
 // output RMS, antisymmetric shares and final sample; three seeds give a band and the paired
 // interval of lab.stats; a reload resumes from the IndexedDB checkpoints and still matches the
-// native run; a changed setting starts afresh; keyboard controls, temperature resampling, pause
+// native run; "Start over" and a changed setting start afresh; keyboard controls, temperature resampling, pause
 // off screen and in a hidden tab; 320 px, dark mode, PNG / CSV / JSON export.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -149,6 +149,12 @@ describe('<gatelab-lm>', () => {
     assert.match(await figure.evaluate((el) => el.readoutText), new RegExp(`^Resumed from the checkpoint at step ${pausedAt} saved in this browser\\.`));
     assert.ok(resumed.runs.every((x, i) => x.curveSteps.slice(0, before.runs[i].curveSteps.length).join() === before.runs[i].curveSteps.join()));
     await assertNative(resumed);
+
+    await figure.locator('button', { hasText: /^Start over$/ }).click();
+    await settled(page, TAG);
+    const again = await results(page);
+    assert.equal(again.resumedAt, 0, '"Start over" forgets the checkpoints');
+    assert.deepEqual(again.runs.map((x) => x.curveValLoss), resumed.runs.map((x) => x.curveValLoss), 'and trains the same curves');
 
     await figure.evaluate((el) => el.setAttribute('seed', '5'));
     await settled(page, TAG);

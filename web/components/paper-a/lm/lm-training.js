@@ -93,9 +93,19 @@ export class LmTraining {
   }
 
   async #startRun(run, record) {
-    const result = await this.#call(run, 'lmStart', { id: run.id, options: run.options, reference: run.reference,
-      checkpoint: record?.bytes ?? null,
-      corpus: { key: 'lm-text', text: this.#text, devFraction: SETTINGS.devFraction, validationFraction: SETTINGS.validationFraction } });
+    const start = (bytes) => this.#call(run, 'lmStart', { id: run.id, options: run.options, reference: run.reference,
+      checkpoint: bytes, corpus: { key: 'lm-text', text: this.#text, devFraction: SETTINGS.devFraction,
+        validationFraction: SETTINGS.validationFraction } });
+    let result;
+    try {
+      result = await start(record?.bytes ?? null);
+    } catch (error) {
+      // A stored checkpoint the library refuses (damaged storage): that run starts afresh.
+      if (!record || error?.name !== 'GateLabError') throw error;
+      console.warn(`gatelab-lm: the saved checkpoint of ${run.key} could not be restored (${error.message}); it trains from step 0`);
+      record = null;
+      result = await start(null);
+    }
     this.corpus ??= { vocabulary: result.vocabulary, sizes: result.sizes, baselines: result.baselines };
     Object.assign(run, { parameters: result.parameters, initRms: result.initRms, stepsDone: result.stepsDone });
     if (record) {
@@ -181,6 +191,7 @@ export class LmTraining {
 
   async #checkpoint(run) {
     const { step, bytes } = await this.#call(run, 'lmCheckpoint', { id: run.id });
+    this.#check();  // stopped meanwhile (a new state, "Start over"): this training saves nothing more
     run.saved = { step, bytes };
     await this.#store.save(this.#key, run.key, { step, bytes, points: run.points, sample: run.sample });
   }
