@@ -18,7 +18,7 @@
 import { GateLabFigure } from '../../base/gatelab-figure.js';
 import { addJsonExport, palette } from '../../base/figure-extras.js';
 import { readTheme } from '../../base/theme.js';
-import { RunnerPool } from '../../runner/lm-pool.js';
+import { RunnerPool, poolSize } from '../../runner/lm-pool.js';
 import { LM_TEXT_URL } from './lm-text-url.js';
 import { LM_SCHEMA, SETTINGS, normalizeLmState, stateKey } from './lm-schema.js';
 import { LmTraining } from './lm-training.js';
@@ -138,7 +138,7 @@ export class GateLabLm extends GateLabFigure {
   async start() {
     this.announce('Loading the text…', { busy: true });
     this.#text = await lmText();
-    this.#scheduleRestart(0);
+    if (this.isConnected) this.#scheduleRestart(0);
   }
 
   update(changed) {
@@ -175,6 +175,7 @@ export class GateLabLm extends GateLabFigure {
 
   async #restart({ clear = false } = {}) {
     this.#training?.stop();
+    if (!this.isConnected) return;
     this.#pool ??= new RunnerPool();
     const training = new LmTraining({ state: this.state, key: stateKey(this.state, this.lab.version), text: this.#text,
       pool: this.#pool, onUpdate: (t) => this.#onUpdate(t) });
@@ -182,7 +183,8 @@ export class GateLabLm extends GateLabFigure {
     this.syncControls();
     try {
       if (clear) await training.clearStored();
-      this.announce(`Starting ${training.runs.length} models in ${Math.min(training.runs.length, this.#poolTarget())} worker(s)…`, { busy: true });
+      const workers = poolSize(training.runs.length);
+      this.announce(`Starting ${training.runs.length} runs in ${workers} worker${workers === 1 ? '' : 's'}…`, { busy: true });
       await training.start();
     } catch (error) {
       if (this.#training === training && error?.name !== 'AbortError') this.showError(error);
@@ -192,11 +194,6 @@ export class GateLabLm extends GateLabFigure {
     this.#report(true);
     if (training.finished) this.#finish();
     this.#applyRunState();
-  }
-
-  #poolTarget() {
-    const cores = navigator.hardwareConcurrency;
-    return Number.isInteger(cores) && cores > 1 ? cores - 1 : 1;
   }
 
   /** Trains while the reader can see it, else lets the turns in flight finish and waits. */
@@ -232,8 +229,9 @@ export class GateLabLm extends GateLabFigure {
 
   async #resample() {
     const training = this.#training;
-    if (!training?.corpus) return;
+    if (!training) return;
     try {
+      // Before the sessions exist this only sets the temperature of the samples to come.
       await training.resample(this.state.temperature);
       if (this.#training === training) this.#report(true);
     } catch (error) {
