@@ -1,7 +1,10 @@
 // Builds the one-tag embed: the JS API, every figure and the single-file wasm module in one
 // ES module (web/dist/gatelab.embed.js). Skipped when no input is newer than the output.
+// First it copies <gatelab-lm>'s text beside it: the first maxChars bytes of the corpus
+// (data/lm/README.md; the length is the lm-figure table's, through lm-preset.js) to
+// web/dist/lm-text.txt, which the figure fetches relative to its module.
 import { build } from 'esbuild';
-import { existsSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, statSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +21,15 @@ function newestMtime(dir) {
   return newest;
 }
 
+const { LM_PRESET } = await import('../web/components/paper-a/lm/lm-preset.js');
+const lmText = readFileSync(join(root, 'data/lm/sotu-1790-1880.txt')).subarray(0, LM_PRESET.settings.maxChars);
+const lmTextOut = join(root, 'web/dist/lm-text.txt');
+if (!existsSync(lmTextOut) || !readFileSync(lmTextOut).equals(lmText)) {
+  mkdirSync(dirname(lmTextOut), { recursive: true });
+  writeFileSync(lmTextOut, lmText);
+  console.log(`bundle: wrote ${lmTextOut} (${lmText.length} bytes)`);
+}
+
 if (!existsSync(entry)) process.exit(0);
 const inputs = Math.max(newestMtime(join(root, 'web/lib')), newestMtime(join(root, 'web/components')),
   statSync(join(root, 'web/dist/gatelab_wasm_single.mjs')).mtimeMs);
@@ -31,6 +43,13 @@ const inlineWasmLoader = {
     b.onResolve({ filter: /\/wasm-loader\.js$/ }, () => ({ path: join(root, 'web/lib/core/wasm-loader.single.js') }));
   },
 };
+// Inside the bundle import.meta.url is web/dist/gatelab.embed.js: the figure's text is beside it.
+const embedTextUrl = {
+  name: 'embed-lm-text-url',
+  setup(b) {
+    b.onResolve({ filter: /\/lm-text-url\.js$/ }, () => ({ path: join(root, 'web/components/paper-a/lm/lm-text-url.embed.js') }));
+  },
+};
 
 await build({
   entryPoints: [entry],
@@ -39,7 +58,7 @@ await build({
   format: 'esm',
   minify: true,
   target: 'es2022',
-  plugins: [inlineWasmLoader],
+  plugins: [inlineWasmLoader, embedTextUrl],
   external: ['node:*'],
   logLevel: 'warning',
 });

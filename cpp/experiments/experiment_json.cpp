@@ -51,16 +51,26 @@ JsonWriter& JsonWriter::key(std::string_view name) {
   return *this;
 }
 
-JsonWriter& JsonWriter::value(double v) {
+JsonWriter& JsonWriter::number(double v, int digits) {
   separate();
   if (!std::isfinite(v)) {
     out_ += "null";
     return *this;
   }
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   out_ += buf;
   return *this;
+}
+
+JsonWriter& JsonWriter::value(double v) { return number(v, 9); }
+
+JsonWriter& JsonWriter::exact(double v) { return number(v, 17); }
+
+JsonWriter& JsonWriter::exact(const std::vector<double>& v) {
+  begin_array();
+  for (double x : v) exact(x);
+  return end_array();
 }
 
 JsonWriter& JsonWriter::value(int v) {

@@ -4,7 +4,10 @@
 //            symmetrised gated unit), the λ dial, symmetric rank r and gauge-fixed forms — at
 //            one MLP parameter budget and one initial MLP output RMS (docs/MATH.md §A20);
 //   tiny-lm  paper B's weight tying on text (docs/EXPERIMENTS.md): Llama-style blocks against
-//            tied CEM blocks at T = 1, 2, at equal width and at about equal parameters.
+//            tied CEM blocks at T = 1, 2, at equal width and at about equal parameters;
+//   lm-figure the <gatelab-lm> figure's model, schedule, evaluation and MLP menu: the one place
+//            its defaults live (web/components/paper-a/lm/lm-preset.js is generated from it), so
+//            `lm-job --experiment lm-figure` reproduces the figure's curves bit for bit.
 // The unit of work is one job: (variant, phase, seed, learning rate) → one JSON object.
 // Phases: "sweep" (the learning-rate sweep, scored on the dev split, its own seed), "main"
 // (scored on validation) and "long" (the headline variants at the longer horizon, validation). Jobs are deterministic and
@@ -25,7 +28,7 @@ namespace gatelab {
 struct LmVariant {
   std::string name;   // command-line id, e.g. "swiglu", "symgated-silu", "cem-t2-d64"
   std::string label;  // as readers know it (paper_a/labels.hpp) plus what else differs
-  std::string group;  // mlp-lm: "main" or "mechanism"; tiny-lm: "main"
+  std::string group;  // mlp-lm: "main" or "mechanism"; tiny-lm: "main"; lm-figure: "figure"
   CemFamily family = CemFamily::standard;
   int d = 0;  // 0: the settings' width
   // The MLP: the paper-A layer of the standard family's slot, or φ of the CEM MLP.
@@ -49,11 +52,13 @@ struct LmExperimentSettings {
   int steps = 2000, long_steps = 4000;
   int sweep_steps = 0;  // > 0: the sweep's (shorter) runs; 0: the main runs' steps
   int warmup = 100;
+  bool decay = true;  // linear decay to 10 % over the run's steps; false: constant after warm-up
   float weight_decay = 0.1f, clip_norm = 1.0f, momentum = 0.9f, eta = 0.25f;
   double dev_fraction = 0.05, validation_fraction = 0.05;
   int max_chars = 0;  // > 0: only the first max_chars characters of the text (quick runs)
   int eval_windows = 1024;  // every evaluation of a curve uses the same windows
   int curve_points = 10;
+  int eval_every = 0;  // > 0: a curve point every eval_every steps (and at the end), not curve_points
   int diagnostic_windows = 16;
   int sample_chars = 200;
   int seeds = 5, sweep_seed = 101;       // reported seeds are 1…seeds; the sweep uses its own
@@ -61,14 +66,16 @@ struct LmExperimentSettings {
   std::vector<std::string> long_variants;  // the headline variants of the long phase
 };
 
-// The settings and variants of an experiment ("mlp-lm" or "tiny-lm"); "" when it exists.
+// The settings and variants of an experiment ("mlp-lm", "tiny-lm" or "lm-figure"); "" when it exists.
 std::string lm_experiment(const std::string& name, bool quick, LmExperimentSettings& settings,
                           std::vector<LmVariant>& variants);
 std::string lm_variants_json(const LmExperimentSettings& settings, const std::vector<LmVariant>& variants);
 
-// The session config of a variant's job (the schedule decays over `steps`).
+// The session config of a variant's job (the schedule decays over `steps` unless settings.decay is off).
 LmConfig lm_job_config(const LmExperimentSettings& settings, const LmVariant& variant, int seed, float learning_rate,
                        int steps);
+// The steps at which a run of `steps` steps evaluates its curve.
+std::vector<int> lm_curve_steps(const LmExperimentSettings& settings, int steps);
 
 struct LmJob {
   std::string variant, phase;

@@ -44,10 +44,21 @@ LmConfig lm_job_config(const LmExperimentSettings& s, const LmVariant& v, int se
   c.optimizer.weight_decay = v.optimizer == OptimizerKind::adamw ? s.weight_decay : 0.0f;
   c.optimizer.clip_norm = s.clip_norm;
   c.warmup = s.warmup;
-  c.decay_steps = steps;  // the schedule follows the run's length
+  c.decay_steps = s.decay ? steps : 0;  // the schedule follows the run's length, or stays constant
   c.data_seed = static_cast<std::uint64_t>(seed);
   c.gauge_fix = v.gauge_fix;
   return c;
+}
+
+std::vector<int> lm_curve_steps(const LmExperimentSettings& s, int steps) {
+  std::vector<int> at;
+  if (s.eval_every > 0) {
+    for (int k = s.eval_every; k <= steps; k += s.eval_every) at.push_back(k);
+    if (at.empty() || at.back() != steps) at.push_back(steps);
+  } else {
+    for (int point = 1; point <= s.curve_points; ++point) at.push_back(steps * point / s.curve_points);
+  }
+  return at;
 }
 
 std::string lm_variants_json(const LmExperimentSettings& s, const std::vector<LmVariant>& variants) {
@@ -55,12 +66,16 @@ std::string lm_variants_json(const LmExperimentSettings& s, const std::vector<Lm
   j.begin_object().key("settings").begin_object();
   j.field("experiment", s.experiment).field("d", s.d).field("layers", s.layers).field("heads", s.heads).field("context", s.context);
   j.field("batch", s.batch).field("budget", s.budget).field("steps", s.steps).field("longSteps", s.long_steps);
+<<<<<<< HEAD
   j.field("sweepSteps", s.sweep_steps > 0 ? s.sweep_steps : s.steps);
   j.field("warmup", s.warmup).field("weightDecay", double(s.weight_decay)).field("clipNorm", double(s.clip_norm));
+=======
+  j.field("warmup", s.warmup).field("decay", s.decay).field("weightDecay", double(s.weight_decay)).field("clipNorm", double(s.clip_norm));
+>>>>>>> lmfig
   j.field("momentum", double(s.momentum)).field("devFraction", s.dev_fraction);
   j.field("validationFraction", s.validation_fraction).field("maxChars", s.max_chars);
   j.field("evalWindows", s.eval_windows);
-  j.field("curvePoints", s.curve_points).field("diagnosticWindows", s.diagnostic_windows);
+  j.field("curvePoints", s.curve_points).field("evalEvery", s.eval_every).field("diagnosticWindows", s.diagnostic_windows);
   j.field("seeds", s.seeds).field("sweepSeed", s.sweep_seed).field("reference", s.reference);
   j.field("eta", double(s.eta)).field("sampleChars", s.sample_chars);
   j.key("longVariants").begin_array();
@@ -122,8 +137,9 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   std::vector<double> curve_loss, curve_train;
   std::vector<std::vector<LmBlockDiagnostics>> diagnostics;
   double loss = 0;
-  for (int point = 1; point <= s.curve_points && !session.diverged(); ++point) {
-    const int target = steps * point / s.curve_points, before = session.steps_done();
+  for (const int target : lm_curve_steps(s, steps)) {
+    if (session.diverged()) break;
+    const int before = session.steps_done();
     if (std::string e = session.train(target - before); !e.empty()) return e;
     if (session.diverged()) break;
     if (std::string e = session.evaluate(split, s.eval_windows, &loss); !e.empty()) return e;
@@ -138,8 +154,9 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
       return e;
     }
   }
-  j.field("diverged", session.diverged()).field("loss", session.diverged() ? NAN : loss);
-  j.field("curveSteps", curve_steps).field(split == CorpusSplit::dev ? "curveDevLoss" : "curveValLoss", curve_loss);
+  // Losses with every digit a double has: the figure's test compares its curves to these bit for bit.
+  j.field("diverged", session.diverged()).key("loss").exact(session.diverged() ? NAN : loss);
+  j.field("curveSteps", curve_steps).key(split == CorpusSplit::dev ? "curveDevLoss" : "curveValLoss").exact(curve_loss);
   j.field("curveTrainLoss", curve_train);
   j.key("diagnostics").begin_array();
   for (const auto& point : diagnostics) {

@@ -80,6 +80,52 @@ void mlp_lm(bool quick, LmExperimentSettings& s, std::vector<LmVariant>& out) {
   };
 }
 
+// <gatelab-lm>: the figure's model (small enough to train in a page: about 8 ms a step in wasm),
+// a constant rate after warm-up (the reader may stop any time), a curve point every 50 steps on
+// 128 fixed validation windows, the figure's text (the first 339,181 bytes: data/lm/README.md)
+// and its MLP menu at one budget (gated m = 64, FFN d_ff = 96). The first three are its default
+// models; SwiGLU sets every variant's initial MLP output RMS, as in mlp-lm. One rate for all:
+// the figure illustrates, the mlp-lm experiment sweeps.
+void lm_figure(LmExperimentSettings& s, std::vector<LmVariant>& out) {
+  s.experiment = "lm-figure";
+  s.d = 32;
+  s.layers = 2;
+  s.heads = 4;
+  s.context = 32;
+  s.batch = 8;
+  s.budget = 6144;
+  s.steps = 2000;
+  s.long_steps = 4000;
+  s.warmup = 50;
+  s.decay = false;
+  s.max_chars = 339181;
+  s.eval_every = 50;
+  s.eval_windows = 128;
+  s.diagnostic_windows = 8;
+  s.sample_chars = 160;
+  s.seeds = 3;
+  s.reference = "swiglu";
+  s.long_variants = {};
+  out = {
+      slot(s, "swiglu", "figure", K::gated, A::silu),
+      slot(s, "symgated-silu", "figure", K::gated, A::silu, 1, 1.0f),
+      slot(s, "ffn-gelu", "figure", K::mlp, A::gelu),
+      slot(s, "ffn-relu", "figure", K::mlp, A::relu),
+      slot(s, "bilinear", "figure", K::gated, A::identity),
+      slot(s, "reglu", "figure", K::gated, A::relu),
+      slot(s, "geglu", "figure", K::gated, A::gelu),
+      slot(s, "glu", "figure", K::gated, A::sigmoid),
+      slot(s, "symgated-relu", "figure", K::gated, A::relu, 1, 1.0f),
+      slot(s, "dial-silu-0.25", "figure", K::gated, A::silu, 1, 0.25f),
+      slot(s, "dial-silu-0.5", "figure", K::gated, A::silu, 1, 0.5f),
+      slot(s, "dial-silu-0.75", "figure", K::gated, A::silu, 1, 0.75f),
+      slot(s, "symmetric-relu", "figure", K::symmetric, A::relu),
+      slot(s, "symmetric-silu", "figure", K::symmetric, A::silu),
+      slot(s, "symmetric-gelu", "figure", K::symmetric, A::gelu),
+  };
+  for (auto& v : out) v.learning_rates = {4e-3f};
+}
+
 // A variant of tiny-lm: a Llama-style block (SwiGLU, M = 2d) or tied CEM blocks.
 LmVariant family(std::string name, CemFamily f, int steps, int d) {
   LmVariant v;
@@ -136,6 +182,11 @@ void shrink_for_quick(LmExperimentSettings& s) {
 
 std::string lm_experiment(const std::string& name, bool quick, LmExperimentSettings& s, std::vector<LmVariant>& v) {
   s = {};
+  if (name == "lm-figure") {
+    if (quick) return "lm-figure has no --quick settings: it is the browser figure's own size";
+    lm_figure(s, v);
+    return "";
+  }
   if (quick) shrink_for_quick(s);
   if (name == "mlp-lm") {
     mlp_lm(quick, s, v);
@@ -143,7 +194,7 @@ std::string lm_experiment(const std::string& name, bool quick, LmExperimentSetti
     tiny_lm(quick, s, v);
     if (quick) s.seeds = 2;
   } else {
-    return "unknown experiment '" + name + "' (mlp-lm, tiny-lm)";
+    return "unknown experiment '" + name + "' (mlp-lm, tiny-lm, lm-figure)";
   }
   return "";
 }

@@ -1,6 +1,6 @@
 // gatelab_experiment: the native runner of the experiments.
 //   gatelab_experiment gp-recursion [--quick] [--seeds N] [--threads K] [--out FILE] [overrides]
-//   gatelab_experiment lm-variants | lm-job | lm-jobs --experiment mlp-lm|tiny-lm …   (lm_commands.cpp)
+//   gatelab_experiment lm-variants | lm-job | lm-jobs --experiment mlp-lm|tiny-lm|lm-figure …   (lm_commands.cpp)
 // Every (model, seed) job is independent and deterministic; K std::threads take jobs from a
 // shared counter, so the results do not depend on K or on scheduling. Progress goes to
 // stderr as it happens, the result JSON to FILE (or stdout). scripts/experiments/*.mjs run

@@ -1,4 +1,5 @@
-// The language-model commands of the native runner (experiment_lm.hpp); EXP is mlp-lm or tiny-lm:
+// The language-model commands of the native runner (experiment_lm.hpp); EXP is mlp-lm, tiny-lm
+// or lm-figure (the <gatelab-lm> figure's settings):
 //   gatelab_experiment lm-variants --experiment EXP [--quick]
 //       the settings and the variant table as JSON (what the planner reads)
 //   gatelab_experiment lm-job --experiment EXP --text FILE --variant NAME --phase sweep|main|long
@@ -62,7 +63,8 @@ int lm_command(const Args& args, int threads) {
     settings.steps = args.integer("steps", settings.steps);
     settings.long_steps = 2 * settings.steps;
     settings.sweep_steps = 0;
-    if (settings.steps < settings.curve_points) fail("--steps must be at least the curve's points");
+    if (settings.eval_every == 0 && settings.steps < settings.curve_points) fail("--steps must be at least the curve's points");
+    if (settings.steps < 1) fail("--steps must be at least 1");
   }
   if (args.command == "lm-variants") {
     write_output(args, lm_variants_json(settings, variants));

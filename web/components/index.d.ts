@@ -259,6 +259,52 @@ export declare class GateLabInteractions extends GateLabFigure<InteractionsState
   weights(): object | null;
 }
 
+/** <gatelab-lm>: character language models that differ only in their MLP, trained live (one per worker). */
+export interface LmState {
+  /** 2 … 4 comma-separated names of the lm-figure table ("swiglu", "symgated-silu", "ffn-gelu", …), no repeats. */
+  models: string;
+  /** Runs per model, 1 … 5 (run s has seed `seed + s`); the paired interval appears from 3. */
+  seeds: number;
+  seed: number;
+  /** Training steps per run (a curve point every 50 steps and at the end). */
+  steps: number;
+  /** The samples' temperature, 0.05 … 2. */
+  temperature: number;
+  paused: boolean;
+}
+/** One curve point of one run: the validation loss on the preset's fixed windows and the MLP diagnostics per block. */
+export interface LmPoint {
+  step: number;
+  valLoss: number;
+  trainLoss: number;
+  blocks: { antisymmetricShare: number; exchangeGap: number; qkBalance: number; qkDrift: number; preactivationQuantiles: number[] }[];
+}
+/** Events: `step` (detail { stepsDone, steps, finished }) after every curve point of any run,
+ *  `trained` (detail { results, state }) when every run has reached `steps`. */
+export declare class GateLabLm extends GateLabFigure<LmState> {
+  models: string;
+  seeds: number;
+  seed: number;
+  steps: number;
+  temperature: number;
+  paused: boolean;
+  /** Everything computed so far (a fresh object each read), or null before the sessions start. */
+  readonly results: {
+    settings: object; state: LmState; steps: number; stepsDone: number; finished: boolean; resumedAt: number; workers: number;
+    /** Each worker's runner mode: 'worker', or 'main' where it fell back to the page. */
+    modes: ('idle' | 'starting' | 'worker' | 'main')[];
+    corpus: { vocabulary: number; sizes: { train: number; dev: number; validation: number }; baselines: { uniform: number; unigram: number } } | null;
+    /** Characters (steps × batch × context) per second trained in this page: per run, and in all over wall time. */
+    throughput: { runs: { key: string; steps: number; seconds: number; charsPerSecond: number }[]; workers: number; seconds: number; charsPerSecond: number };
+    /** Who is ahead at the latest step every run has reached: gaps are model − leader, paired by seed (ci95 from 3 seeds). */
+    standings: { step: number; seeds: number; leader: string; models: { label: string; mean: number; values: number[] }[];
+      gaps: { label: string; mean: number; ci95: [number, number] | null }[] } | null;
+    runs: { model: string; label: string; seed: number; learningRate: number; parameters: number; initRms: number; stepsDone: number;
+      diverged: boolean; curveSteps: number[]; curveValLoss: number[]; curveTrainLoss: number[]; diagnostics: LmPoint['blocks'][];
+      sample: { step: number; temperature: number; text: string } | null; options: object }[];
+  } | null;
+}
+
 export interface PaperAFigures {
   'gatelab-exchange': typeof GateLabExchange;
   'gatelab-scaling': typeof GateLabScaling;
@@ -266,6 +312,7 @@ export interface PaperAFigures {
   'gatelab-census': typeof GateLabCensus;
   'gatelab-race': typeof GateLabRace;
   'gatelab-interactions': typeof GateLabInteractions;
+  'gatelab-lm': typeof GateLabLm;
 }
 
 declare global {
@@ -276,6 +323,7 @@ declare global {
     'gatelab-census': GateLabCensus;
     'gatelab-race': GateLabRace;
     'gatelab-interactions': GateLabInteractions;
+    'gatelab-lm': GateLabLm;
   }
 }
 

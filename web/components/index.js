@@ -9,6 +9,7 @@ import { GateLabRank } from './paper-a/gatelab-rank.js';
 import { GateLabCensus } from './paper-a/gatelab-census.js';
 import { GateLabRace } from './paper-a/race/gatelab-race.js';
 import { GateLabInteractions } from './paper-a/gatelab-interactions.js';
+import { GateLabLm } from './paper-a/lm/gatelab-lm.js';
 import { GateLabEnergy } from './paper-b/gatelab-energy.js';
 import { GateLabTying } from './paper-b/gatelab-tying.js';
 import { GateLabPrecond } from './paper-b/gatelab-precond.js';
@@ -22,6 +23,7 @@ export { GateLabRank } from './paper-a/gatelab-rank.js';
 export { GateLabCensus } from './paper-a/gatelab-census.js';
 export { GateLabRace } from './paper-a/race/gatelab-race.js';
 export { GateLabInteractions } from './paper-a/gatelab-interactions.js';
+export { GateLabLm } from './paper-a/lm/gatelab-lm.js';
 export { GateLabEnergy } from './paper-b/gatelab-energy.js';
 export { GateLabTying } from './paper-b/gatelab-tying.js';
 export { GateLabPrecond } from './paper-b/gatelab-precond.js';
@@ -39,6 +41,7 @@ export const FIGURES = {
   'gatelab-census': GateLabCensus,
   'gatelab-race': GateLabRace,
   'gatelab-interactions': GateLabInteractions,
+  'gatelab-lm': GateLabLm,
   // Paper B
   'gatelab-energy': GateLabEnergy,
   'gatelab-tying': GateLabTying,

@@ -9,7 +9,9 @@ import { startSession, openPage, canvasStats, screenshotPath, typesetMath } from
 import { hashParams, settledAll } from './fixture.mjs';
 
 const FIGURES = ['gatelab-rank', 'gatelab-exchange', 'gatelab-exchange-plane', 'gatelab-scaling', 'gatelab-census',
-  'gatelab-race', 'gatelab-interactions'];
+  'gatelab-race', 'gatelab-interactions', 'gatelab-lm'];
+// The language-model figure trains for minutes at its defaults: a short run keeps the test short.
+const SHORT_LM = 'lm.steps=50&lm.seeds=1';
 const ALL = FIGURES.join(', ');
 
 describe('demos/paper-a.html', () => {
@@ -21,7 +23,7 @@ describe('demos/paper-a.html', () => {
 
   it('loads cleanly, typesets its math and every figure draws', async () => {
     const { page, context, problems } = await openPage(session.browser);
-    await page.goto(session.server.url + 'demos/paper-a.html', { waitUntil: 'load' });
+    await page.goto(session.server.url + `demos/paper-a.html#${SHORT_LM}`, { waitUntil: 'load' });
     await page.waitForSelector('.katex-display');
     const math = await typesetMath(page, { raw: /\\\(|\$\$|\\sigma|\\frac/ });
     assert.ok(math.display >= 12, `${math.display} display equations`);
@@ -68,7 +70,7 @@ describe('demos/paper-a.html', () => {
 
   it('fits a 320 px wide phone, every figure inside the viewport', async () => {
     const { page, context, problems } = await openPage(session.browser, { viewport: { width: 320, height: 640 } });
-    await page.goto(session.server.url + 'demos/paper-a.html#race.steps=100&race.seeds=1');
+    await page.goto(session.server.url + `demos/paper-a.html#race.steps=100&race.seeds=1&${SHORT_LM}`);
     await settledAll(page, ALL);
     const layout = await page.evaluate((sel) => ({
       scrollWidth: document.documentElement.scrollWidth,

@@ -19,7 +19,8 @@ test('the packed tarball installs into an empty folder and works from node', () 
     const listing = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], root))[0];
     const files = listing.files.map((f) => f.path);
     for (const needed of ['web/lib/gatelab.js', 'web/lib/gatelab.d.ts', 'web/dist/gatelab_wasm.mjs',
-      'web/dist/gatelab_wasm.wasm', 'web/dist/gatelab.embed.js', 'web/components/index.js', 'package.json']) {
+      'web/dist/gatelab_wasm.wasm', 'web/dist/gatelab.embed.js', 'web/dist/lm-text.txt', 'web/components/index.js',
+      'package.json']) {
       assert.ok(files.includes(needed), `tarball lacks ${needed}`);
     }
     assert.ok(!files.some((f) => f.startsWith('cpp/') || f.startsWith('tests/') || f.startsWith('build/')));
@@ -29,6 +30,8 @@ test('the packed tarball installs into an empty folder and works from node', () 
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
     npm(['install', '--no-audit', '--no-fund', '--offline', join(dir, listing.filename)], app);
     assert.ok(existsSync(join(app, 'node_modules/gatelab/web/dist/gatelab_wasm.wasm')));
+    // <gatelab-lm> fetches its text from beside the wasm.
+    assert.ok(existsSync(join(app, 'node_modules/gatelab/web/dist/lm-text.txt')));
     writeFileSync(join(app, 'main.mjs'), `
       import { loadGateLab, GateLabError } from 'gatelab';
       import pkg from 'gatelab/package.json' with { type: 'json' };
@@ -49,7 +52,7 @@ test('the packed tarball installs into an empty folder and works from node', () 
     assert.ok(Number.isFinite(out.y) && out.y !== 0);
     assert.equal(out.refused, true);
     assert.equal(out.live, 0);
-    assert.equal(out.figures, 11, 'gatelab/components exports FIGURES');
+    assert.equal(out.figures, 12, 'gatelab/components exports FIGURES');
     assert.equal(out.internal, 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'component internals are not public');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -34,6 +34,11 @@ export function sharedRunner() {
   return shared;
 }
 
+/** A runner of its own (its own worker), made as the shared one is: a pool's worker (lm-pool.js). */
+export function createRunner() {
+  return new LabRunner(sharedConfig);
+}
+
 function errorFrom({ name, message, argument }) {
   if (name === 'AbortError') return abortError();
   if (name === 'GateLabError') return new GateLabError(message, { argument });

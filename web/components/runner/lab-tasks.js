@@ -6,6 +6,7 @@ import { queryKindNames } from '../base/labels.js';
 import { normalArray } from '../base/seeded-random.js';
 import { paperATasks } from './paper-a-tasks.js';
 import { gpTasks } from './gp-tasks.js';
+import { lmTasks } from './lm-tasks.js';
 
 /** Seeds for trial t of a figure seed: one for the layer, one for its probe inputs. */
 function trialSeeds(seed, trial) {
@@ -58,3 +59,5 @@ export const tasks = {
 Object.assign(tasks, paperATasks);
 // <gatelab-gp>: live GP regression sessions; see gp-tasks.js.
 Object.assign(tasks, gpTasks);
+// <gatelab-lm>: live character language-model sessions; see lm-tasks.js.
+Object.assign(tasks, lmTasks);
