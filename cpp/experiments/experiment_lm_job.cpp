@@ -66,12 +66,8 @@ std::string lm_variants_json(const LmExperimentSettings& s, const std::vector<Lm
   j.begin_object().key("settings").begin_object();
   j.field("experiment", s.experiment).field("d", s.d).field("layers", s.layers).field("heads", s.heads).field("context", s.context);
   j.field("batch", s.batch).field("budget", s.budget).field("steps", s.steps).field("longSteps", s.long_steps);
-<<<<<<< HEAD
   j.field("sweepSteps", s.sweep_steps > 0 ? s.sweep_steps : s.steps);
-  j.field("warmup", s.warmup).field("weightDecay", double(s.weight_decay)).field("clipNorm", double(s.clip_norm));
-=======
   j.field("warmup", s.warmup).field("decay", s.decay).field("weightDecay", double(s.weight_decay)).field("clipNorm", double(s.clip_norm));
->>>>>>> lmfig
   j.field("momentum", double(s.momentum)).field("devFraction", s.dev_fraction);
   j.field("validationFraction", s.validation_fraction).field("maxChars", s.max_chars);
   j.field("evalWindows", s.eval_windows);
