@@ -4,7 +4,7 @@
 // The <gatelab-lm> figure's settings (model, schedule, evaluation, its text's length) and its
 // MLP menu; the first three variants are its default models.
 export const LM_PRESET = deepFreeze({
-  settings: {"experiment":"lm-figure","d":32,"layers":2,"heads":4,"context":32,"batch":8,"budget":6144,"steps":2000,"longSteps":4000,"warmup":50,"decay":false,"weightDecay":0.1,"clipNorm":1,"momentum":0.9,"devFraction":0.05,"validationFraction":0.05,"maxChars":339181,"evalWindows":128,"curvePoints":10,"evalEvery":50,"diagnosticWindows":8,"seeds":3,"sweepSeed":101,"reference":"swiglu","eta":0.25,"sampleChars":160,"longVariants":[]},
+  settings: {"experiment":"lm-figure","d":32,"layers":2,"heads":4,"context":32,"batch":8,"budget":6144,"steps":2000,"longSteps":4000,"sweepSteps":2000,"warmup":50,"decay":false,"weightDecay":0.1,"clipNorm":1,"momentum":0.9,"devFraction":0.05,"validationFraction":0.05,"maxChars":339181,"evalWindows":128,"curvePoints":10,"evalEvery":50,"diagnosticWindows":8,"seeds":3,"sweepSeed":101,"reference":"swiglu","eta":0.25,"sampleChars":160,"longVariants":[]},
   variants: [
     {"name":"swiglu","label":"SwiGLU","kind":"gated","activation":"silu","rank":1,"symmetrize":0,"hidden":64,"mlpParameters":6144,"optimizer":"adamw","learningRate":0.004},
     {"name":"symgated-silu","label":"symgated (SiLU)","kind":"gated","activation":"silu","rank":1,"symmetrize":1,"hidden":64,"mlpParameters":6144,"optimizer":"adamw","learningRate":0.004},
