@@ -1,7 +1,7 @@
 // Builds the one-tag embed: the JS API, every figure and the single-file wasm module in one
 // ES module (web/dist/gatelab.embed.js). Skipped when no input is newer than the output.
 import { build } from 'esbuild';
-import { existsSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, statSync, readdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +32,22 @@ const inlineWasmLoader = {
   },
 };
 
+// Emscripten's single-file module first fetch()es its own data: URL and decodes the base64 only
+// when that fails; a page whose connect-src leaves out data: reports that fetch as a policy
+// violation. The bytes are inline, so the fetch is skipped for a data: URL.
+const FETCH_FIRST = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"){';
+const DECODE_DATA_URL = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"&&!isDataURI(wasmBinaryFile)){';
+const decodeInlineWasm = {
+  name: 'decode-inline-wasm',
+  setup(b) {
+    b.onLoad({ filter: /gatelab_wasm_single\.mjs$/ }, () => {
+      const source = readFileSync(join(root, 'web/dist/gatelab_wasm_single.mjs'), 'utf8');
+      if (!source.includes(FETCH_FIRST)) throw new Error('bundle: the single-file module no longer has the expected wasm fetch');
+      return { contents: source.replace(FETCH_FIRST, DECODE_DATA_URL), loader: 'js' };
+    });
+  },
+};
+
 await build({
   entryPoints: [entry],
   outfile: out,
@@ -39,7 +55,7 @@ await build({
   format: 'esm',
   minify: true,
   target: 'es2022',
-  plugins: [inlineWasmLoader],
+  plugins: [inlineWasmLoader, decodeInlineWasm],
   external: ['node:*'],
   logLevel: 'warning',
 });

@@ -14,9 +14,10 @@ mkdirSync(artifacts, { recursive: true });
 const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
 
-/** Starts the server and the browser; returns them with a close() for after(). */
-export async function startSession() {
-  const server = await startServer({ port: 0 });
+/** Starts the server (startServer's options: cors, routes) and the browser; returns them with
+ *  a close() for after(). */
+export async function startSession(serverOptions = {}) {
+  const server = await startServer({ ...serverOptions, port: 0 });
   // launch() gives Chromium a fresh temporary profile of its own.
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

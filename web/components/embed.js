@@ -2,8 +2,8 @@
 // API, every figure and the single-file wasm module in one ES module, so a blog post needs only
 //   <script type="module" src="https://…/gatelab.embed.js"></script>
 // The same file is also the runner's worker: loaded with `new Worker(url, { type: 'module' })`
-// it answers task requests instead of defining elements (cross-origin, where a worker cannot
-// be made, the runner falls back to the main thread).
+// it answers task requests instead of defining elements (loaded from another origin, the
+// runner starts it through a same-origin bootstrap: runner/worker-bootstrap.js).
 import { configureRunner } from './runner/lab-runner.js';
 import { serveTasks } from './runner/worker-loop.js';
 
