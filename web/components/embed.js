@@ -6,10 +6,15 @@
 // runner starts it through a same-origin bootstrap: runner/worker-bootstrap.js).
 import { configureRunner } from './runner/lab-runner.js';
 import { serveTasks } from './runner/worker-loop.js';
+import { configureShare } from './base/share-links.js';
 
 export * from './index.js';
 export { loadGateLab, sharedGateLab, GateLabError } from '../lib/gatelab.js';
 
 const inWorker = typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope;
 if (inWorker) serveTasks(globalThis);
-else configureRunner({ workerUrl: import.meta.url });
+else {
+  configureRunner({ workerUrl: import.meta.url });
+  // Share links are built from the site this file came from (it sits in the site's dist/).
+  configureShare({ webRoot: new URL('../', import.meta.url).href });
+}

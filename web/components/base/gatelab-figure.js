@@ -11,7 +11,9 @@
 // The base gives it: lazy start near the viewport and pause off screen, the shared wasm module,
 // sizing to the container (canvases at devicePixelRatio), attributes ⇄ properties ⇄ state with
 // `change` and `ready` events, theming, dark mode and reduced motion, a polite live readout,
-// PNG/CSV export buttons, and optional URL-hash mirroring (the `url-state` attribute).
+// PNG/CSV export buttons, the Share / Embed dialog, a poster (or text summary) until the first
+// drawing, and optional URL-hash mirroring (the `url-state` attribute). A figure also says what
+// it is (`static description`) and which events it adds (`static events`, see figure-meta.js).
 import { attributeName, defaultState, formatValue, parseOrDefault, parseValue } from './attributes.js';
 import { adoptStyles } from './figure-styles.js';
 import { sharedLab } from './shared-lab.js';
@@ -20,6 +22,7 @@ import { canvasesToPng, download, toCsv } from './export.js';
 import { mirrorStateToHash } from './url-state.js';
 import { buildFrame } from './figure-frame.js';
 import { CanvasFitter } from './canvas-fit.js';
+import { COMMON_ATTRIBUTES } from './figure-meta.js';
 
 // In a worker (the embed bundle doubles as the runner's worker) there is no HTMLElement.
 const ElementBase = globalThis.HTMLElement ?? class {};
@@ -40,11 +43,13 @@ function installProperties(figureClass) {
 export class GateLabFigure extends ElementBase {
   static schema = {};
   static styles = '';
+  static description = '';
+  static events = {};
   /** How close to the viewport a figure starts (IntersectionObserver rootMargin). */
   static lazyMargin = '300px 0px';
 
   static get observedAttributes() {
-    return Object.keys(this.schema).map(attributeName);
+    return [...Object.keys(this.schema).map(attributeName), ...Object.keys(COMMON_ATTRIBUTES)];
   }
 
   /** Registers the element under `tag` (once; a no-op where custom elements do not exist). */
@@ -80,6 +85,7 @@ export class GateLabFigure extends ElementBase {
   #cleanups = [];
   #announceTimer = 0;
   #announceDone = null;
+  #stopUrlState = null;
 
   constructor() {
     super();
@@ -103,7 +109,7 @@ export class GateLabFigure extends ElementBase {
     if (!this.#parts) this.#buildFrame();
     this.syncControls();
     this.#watchEnvironment();
-    if (this.hasAttribute('url-state')) this.#cleanups.push(mirrorStateToHash(this));
+    this.#mirrorUrl(this.hasAttribute('url-state'));
     if (typeof IntersectionObserver === 'function') {
       const observer = new IntersectionObserver((entries) => this.#setVisible(entries.at(-1).isIntersecting),
         { rootMargin: this.constructor.lazyMargin });
@@ -116,10 +122,17 @@ export class GateLabFigure extends ElementBase {
 
   disconnectedCallback() {
     for (const cleanup of this.#cleanups.splice(0)) cleanup();
+    this.#mirrorUrl(false);
     this.#setVisible(false);
   }
 
+  #mirrorUrl(on) {
+    if (on && !this.#stopUrlState) this.#stopUrlState = mirrorStateToHash(this);
+    if (!on && this.#stopUrlState) this.#stopUrlState = this.#stopUrlState() ?? null;
+  }
+
   attributeChangedCallback(attribute, _old, value) {
+    if (attribute === 'url-state') return void (this.isConnected && this.#mirrorUrl(value !== null));
     if (this.#reflecting) return;
     const name = Object.keys(this.constructor.schema).find((n) => attributeName(n) === attribute);
     if (name) this.setState({ [name]: value }, 'attribute');
@@ -240,6 +253,7 @@ export class GateLabFigure extends ElementBase {
     this.draw();
     if (!this.#readyFired) {
       this.#readyFired = true;
+      this.#parts.poster.hidden = true;
       performance.mark?.(`gatelab:ready:${this.localName}`);
       this.#readyResolve(this);
       this.dispatchEvent(new CustomEvent('ready', {
@@ -317,7 +331,9 @@ export class GateLabFigure extends ElementBase {
   // ---- building blocks for subclasses -----------------------------------------------------
 
   #buildFrame() {
-    this.#parts = buildFrame(this.#shadow, { onPNG: () => this.downloadPNG(), onCSV: () => this.downloadCSV() });
+    this.#parts = buildFrame(this.#shadow, { onPNG: () => this.downloadPNG(), onCSV: () => this.downloadCSV(), host: this,
+      summary: `${this.constructor.description || this.localName} The live figure loads when it comes into view.`,
+      version: async () => (this.lab ?? await sharedLab()).version });
     this.build(this.#parts);
     this.#parts.controls.append(this.#parts.exportGroup);
   }

@@ -38,6 +38,8 @@ function depthColor(theme, i) {
 }
 
 export class GateLabGp extends GateLabFigure {
+  static description = 'In-context GP regression: CEM transformers with T = 1, 2, 4, 8 trained live against the exact posterior.';
+  static events = { trained: 'The training steps are done: detail { results, state }.' };
   static styles = STYLES;
   static schema = {
     seed: { type: 'integer', default: 1, min: 0, max: 4294967295 },

@@ -29,6 +29,8 @@ import { buildResultsTable, progressText, raceSummary } from './race-report.js';
 import { pastedPointsNote, raceCsv, raceResults, raceWeights } from './race-export.js';
 
 export class GateLabRace extends GateLabFigure {
+  static description = 'MLP, symmetric, gated and bilinear layers trained side by side on a 2-D task, live.';
+  static events = { step: 'Training progressed: detail { stepsDone, steps, finished }.', computed: 'Every run has finished: detail { results, state }.' };
   static styles = RACE_STYLES;
   static schema = RACE_SCHEMA;
 
