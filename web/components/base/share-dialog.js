@@ -51,8 +51,8 @@ export function createShareDialog(root, { figure, version }) {
 
   const field = (key, label, hint, { rows = 3, extra = [] } = {}) => {
     const area = node('textarea', { id: `${id}-${key}`, className: 'share-field', readOnly: true, rows, spellcheck: false });
-    area.setAttribute('part', `share-field share-${key}`);
-    const copy = createButton({ text: 'Copy', title: `Copy the ${label.toLowerCase()}`, part: `button copy-${key}`,
+    area.setAttribute('part', 'share-field');
+    const copy = createButton({ text: 'Copy', title: `Copy the ${label.toLowerCase()}`, part: 'button copy',
       onClick: async () => {
         const ok = await copyText(area.value, area);
         status.textContent = ok ? `${label} copied.` : `${label} selected: press Ctrl+C (⌘C) to copy.`;
