@@ -9,7 +9,7 @@
 // Absolute URLs point to the pinned site (share-links.js): --site URL or GATELAB_SITE, default
 // http://127.0.0.1:8080/ (npm start). Options: --only tag,… (figures; no article anchors),
 // --if-stale (do nothing when the index is newer than the bundle and the articles).
-import { mkdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -85,6 +85,12 @@ export async function buildPosters({ site = process.env.GATELAB_SITE ?? 'http://
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
   configureShare({ webRoot: site });
   const index = { version, site: pinnedSite(version), width: WIDTH, figures: {}, anchors: {} };
+  // --only refreshes some figures of an existing index and keeps the rest.
+  const previous = join(POSTERS, 'index.json');
+  if (only && existsSync(previous)) {
+    const kept = JSON.parse(readFileSync(previous, 'utf8'));
+    Object.assign(index, { figures: kept.figures, anchors: kept.anchors });
+  }
   const server = await startServer({ port: 0 });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--headless', '--disable-gpu'] });
@@ -97,8 +103,17 @@ export async function buildPosters({ site = process.env.GATELAB_SITE ?? 'http://
     }
     for (const page of only ? [] : ARTICLES) {
       for (const { tag, id, attributes } of articleAnchors(page)) {
-        const shown = isDefault(tag, attributes) ? index.figures[tag]
-          : await render(browser, server.url, tag, attributes, `${page}/${id}.png`);
+        // Every anchor has its own file (the landing page links them by name); one that only
+        // restates the defaults is a copy of the figure's poster.
+        const file = `${page}/${id}.png`;
+        let shown;
+        if (isDefault(tag, attributes)) {
+          mkdirSync(join(POSTERS, page), { recursive: true });
+          copyFileSync(join(POSTERS, index.figures[tag].poster.file), join(POSTERS, file));
+          shown = { ...index.figures[tag], poster: { ...index.figures[tag].poster, file } };
+        } else {
+          shown = await render(browser, server.url, tag, attributes, file);
+        }
         index.anchors[`${page}#${id}`] = { tag, attributes, section: `demos/${page}.html#${id}`,
           title: `GateLab: ${FIGURES[tag].description}`, alt: shown.alt, height: shown.height, poster: shown.poster };
         log(`posters: ${page}#${id}`);
