@@ -36,6 +36,13 @@ async function collectInPage() {
     document.body.prepend(element);  // in view: figures start lazily
     element.scrollIntoView();
     await element.ready;
+    // The Share dialog is built on first use: open it once so its parts are listed too.
+    element.shadowRoot.querySelector('[part~="share"]').click();
+    await new Promise((resolve) => {
+      const wait = () => (element.shadowRoot.querySelector('dialog[open]') ? resolve() : setTimeout(wait, 10));
+      wait();
+    });
+    element.shadowRoot.querySelector('dialog').close();
     const parts = new Set();
     for (const node of element.shadowRoot.querySelectorAll('[part]')) {
       for (const token of node.getAttribute('part').split(/\s+/)) if (token) parts.add(token);

@@ -37,11 +37,24 @@ async function copyText(text, field) {
 }
 
 /**
- * Builds the dialog in `root` and returns the Share button that opens it.
+ * Returns the Share button; the dialog is built in `root` when it is first opened (a figure's
+ * shadow DOM holds no dialog fields until then).
  * @param {ShadowRoot} root
  * @param {{ figure: HTMLElement, version: () => Promise<string> }} options
  */
-export function createShareDialog(root, { figure, version }) {
+export function createShareDialog(root, options) {
+  let built = null;
+  const button = createButton({ text: 'Share', title: 'Share or embed this figure in its current state', part: 'button share',
+    onClick: async () => {
+      built ??= buildDialog(root, { ...options, button });
+      await built.open();
+    } });
+  button.setAttribute('aria-haspopup', 'dialog');
+  button.setAttribute('aria-expanded', 'false');
+  return { button };
+}
+
+function buildDialog(root, { figure, version, button }) {
   const id = `gatelab-share-${nextId++}`;
   const status = node('p', { className: 'share-status', role: 'status', 'aria-live': 'polite' });
   const heading = node('h2', { id: `${id}-title`, className: 'share-title', textContent: 'Share or embed this figure' });
@@ -79,29 +92,26 @@ export function createShareDialog(root, { figure, version }) {
     status, node('div', { className: 'share-footer' }, close));
   root.append(dialog);
 
-  const button = createButton({ text: 'Share', title: 'Share or embed this figure in its current state', part: 'button share',
-    onClick: async () => {
-      const links = shareLinks(figure, await version());
-      fields.permalink.value = links.permalink;
-      fields.script.value = links.script;
-      fields.iframe.value = links.iframe;
-      fields.poster.value = links.poster;
-      openLink.href = links.permalink;
-      posterLink.hidden = !links.posterUrl;
-      if (links.posterUrl) posterLink.href = links.posterUrl;
-      intro.textContent = `Pinned to gatelab@${links.version}: the links keep showing this state when the library moves on.`
-        + (links.posterUrl ? '' : ' This state has no prebuilt poster: download the picture and upload it with your post.');
-      status.textContent = '';
-      button.setAttribute('aria-expanded', 'true');
-      dialog.showModal();
-      fields.permalink.focus();
-      fields.permalink.select();
-    } });
-  button.setAttribute('aria-haspopup', 'dialog');
-  button.setAttribute('aria-expanded', 'false');
+  const open = async () => {
+    const links = shareLinks(figure, await version());
+    fields.permalink.value = links.permalink;
+    fields.script.value = links.script;
+    fields.iframe.value = links.iframe;
+    fields.poster.value = links.poster;
+    openLink.href = links.permalink;
+    posterLink.hidden = !links.posterUrl;
+    if (links.posterUrl) posterLink.href = links.posterUrl;
+    intro.textContent = `Pinned to gatelab@${links.version}: the links keep showing this state when the library moves on.`
+      + (links.posterUrl ? '' : ' This state has no prebuilt poster: download the picture and upload it with your post.');
+    status.textContent = '';
+    button.setAttribute('aria-expanded', 'true');
+    dialog.showModal();
+    fields.permalink.focus();
+    fields.permalink.select();
+  };
   dialog.addEventListener('close', () => {
     button.setAttribute('aria-expanded', 'false');
     button.focus();
   });
-  return { button, dialog, fields };
+  return { open, dialog, fields };
 }
