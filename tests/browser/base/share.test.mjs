@@ -119,6 +119,38 @@ describe('Share / Embed', () => {
     await copy.context.close();
   });
 
+  it('in an article, the permalink keeps the reader in the article and reproduces the state', async () => {
+    const { page, context, problems } = await openPage(session.browser);
+    await page.goto(`${session.server.url}demos/paper-a.html`);
+    const scaling = page.locator('#scaling');
+    await scaling.scrollIntoViewIfNeeded();
+    await scaling.evaluate(async (el) => {
+      await customElements.whenDefined(el.localName);
+      await el.ready;
+      el.alpha = 2.5;
+      el.activation = 'gelu';
+      await el.settled();
+    });
+    await scaling.locator('button[part~="share"]').click();
+    const permalink = await scaling.evaluate((el) => el.shadowRoot.querySelector('textarea[id$="-permalink"]').value);
+    const pinned = `${session.server.url}gatelab@${VERSION}/`;
+    assert.ok(permalink.startsWith(`${pinned}demos/paper-a.html#`), permalink);
+    const hash = new URLSearchParams(new URL(permalink).hash.slice(1));
+    assert.deepEqual([hash.get('scaling.alpha'), hash.get('scaling.activation'), hash.get('scaling.seed')], ['2.5', 'gelu', '1']);
+    await context.close();
+    const again = await openPage(session.browser);
+    await again.page.goto(permalink);
+    const figure = again.page.locator('#scaling');
+    await figure.scrollIntoViewIfNeeded();
+    assert.deepEqual(await figure.evaluate(async (el) => {
+      await customElements.whenDefined(el.localName);
+      await el.ready;
+      return [el.alpha, el.activation];
+    }), [2.5, 'gelu']);
+    assert.deepEqual([...problems, ...again.problems], []);
+    await again.context.close();
+  });
+
   it('an iframe on a host page grows to the height the frame posts (frame-host.js)', async () => {
     const src = `${session.server.url}gatelab@${VERSION}/demos/frame.html?figure=${TAG}&activation=gelu&seed=2`;
     routes['/post/iframe.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Post</title>
