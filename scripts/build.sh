@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the native core + tests + benchmarks and the wasm module + wasm tests, then the
-# one-file embed bundle. Incremental: with nothing changed it only checks timestamps.
+# one-file embed bundle, then the posters. Incremental: with nothing changed it only checks timestamps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -18,3 +18,6 @@ fi
 cmake --build build/wasm -j"$jobs"
 
 node scripts/bundle.mjs
+# The posters (PNG + alt text) and the static oEmbed answers of the built site, in headless
+# Chromium; only when the bundle or the articles changed.
+node scripts/posters.mjs --if-stale

@@ -51,6 +51,22 @@ const embedTextUrl = {
   },
 };
 
+// Emscripten's single-file module first fetch()es its own data: URL and decodes the base64 only
+// when that fails; a page whose connect-src leaves out data: reports that fetch as a policy
+// violation. The bytes are inline, so the fetch is skipped for a data: URL.
+const FETCH_FIRST = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"){';
+const DECODE_DATA_URL = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"&&!isDataURI(wasmBinaryFile)){';
+const decodeInlineWasm = {
+  name: 'decode-inline-wasm',
+  setup(b) {
+    b.onLoad({ filter: /gatelab_wasm_single\.mjs$/ }, () => {
+      const source = readFileSync(join(root, 'web/dist/gatelab_wasm_single.mjs'), 'utf8');
+      if (!source.includes(FETCH_FIRST)) throw new Error('bundle: the single-file module no longer has the expected wasm fetch');
+      return { contents: source.replace(FETCH_FIRST, DECODE_DATA_URL), loader: 'js' };
+    });
+  },
+};
+
 await build({
   entryPoints: [entry],
   outfile: out,
@@ -58,7 +74,7 @@ await build({
   format: 'esm',
   minify: true,
   target: 'es2022',
-  plugins: [inlineWasmLoader, embedTextUrl],
+  plugins: [inlineWasmLoader, decodeInlineWasm, embedTextUrl],
   external: ['node:*'],
   logLevel: 'warning',
 });

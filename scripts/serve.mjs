@@ -2,19 +2,28 @@
 // KaTeX's dist folder at /vendor/katex/. It binds 127.0.0.1 only, sends correct MIME types
 // (application/wasm matters: without it streaming compilation falls back to a slower path),
 // refuses paths that leave the served folders, and sends the strict Content-Security-Policy on
-// the CSP demo page. Run: `node scripts/serve.mjs [--port N]` (PORT env also works; 0 = any
-// free port), or import { startServer } for tests.
+// the CSP demo page. The same site is also served under /gatelab@<version>/ (the package's
+// version), the pinned path share links point to (docs/EMBEDDING.md). `--cors` adds the headers
+// a package CDN sends, so a page on another origin can load the embed and start its worker.
+// Run: `node scripts/serve.mjs [--port N] [--cors]` (PORT env also works; 0 = any free port), or
+// import { startServer } for tests.
 import { createServer } from 'node:http';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, dirname, extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** URL prefix -> folder on disk. The longest matching prefix wins. */
+/** The package version; the site is served pinned under /gatelab@<version>/ as well. */
+export const VERSION = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+export const PINNED_PREFIX = `/gatelab@${VERSION}/`;
+
+/** URL prefix -> folder on disk. The first matching prefix wins. */
 const MOUNTS = [
   ['/vendor/katex/', join(root, 'node_modules/katex/dist')],
+  [`${PINNED_PREFIX}vendor/katex/`, join(root, 'node_modules/katex/dist')],
+  [PINNED_PREFIX, join(root, 'web')],
   ['/', join(root, 'web')],
 ];
 
@@ -52,8 +61,12 @@ export const STRICT_CSP = [
 /** Pages served under STRICT_CSP. A dedicated worker takes its policy from its own response,
  *  so JavaScript files get it too: that proves the worker path also runs under the policy. */
 function needsStrictCsp(urlPath, ext) {
-  return urlPath === '/demos/csp.html' || ext === '.js' || ext === '.mjs';
+  const path = urlPath.startsWith(PINNED_PREFIX) ? `/${urlPath.slice(PINNED_PREFIX.length)}` : urlPath;
+  return path === '/demos/csp.html' || ext === '.js' || ext === '.mjs';
 }
+
+/** What a package CDN sends so that other origins may fetch (and import) the files. */
+const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
 
 /** Maps a URL path to a file inside one of the mounts, or null when it would escape it. */
 export function resolvePath(urlPath) {
@@ -78,12 +91,20 @@ function send(res, status, text, headers = {}) {
   res.end(text);
 }
 
-async function handle(req, res) {
+async function handle(req, res, { cors, routes }) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     send(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' });
     return;
   }
   const urlPath = new URL(req.url, 'http://127.0.0.1').pathname;
+  const route = Object.hasOwn(routes, urlPath) ? routes[urlPath] : null;
+  if (route) {
+    const body = Buffer.from(route.body);
+    res.writeHead(200, { 'Content-Type': route.type ?? MIME['.html'], 'Content-Length': body.length,
+      'Cache-Control': 'no-cache', ...(cors ? CORS_HEADERS : {}), ...route.headers });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
   if (urlPath === '/') {
     send(res, 302, 'see /demos/\n', { Location: '/demos/' });
     return;
@@ -115,6 +136,7 @@ async function handle(req, res) {
     'X-Content-Type-Options': 'nosniff',
   };
   if (needsStrictCsp(urlPath, ext)) headers['Content-Security-Policy'] = STRICT_CSP;
+  if (cors) Object.assign(headers, CORS_HEADERS);
   res.writeHead(200, headers);
   if (req.method === 'HEAD') {
     res.end();
@@ -125,12 +147,14 @@ async function handle(req, res) {
 
 /**
  * Starts the server on 127.0.0.1.
- * @param {{ port?: number }} [options] port 0 picks a free port.
+ * @param {{ port?: number, cors?: boolean, routes?: Record<string, { body: string, type?: string,
+ *   headers?: object }> }} [options] port 0 picks a free port; cors: send a CDN's CORS headers;
+ *   routes: extra pages at fixed paths (tests serve pages of a "blog" with them).
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
-export function startServer({ port = 8080 } = {}) {
+export function startServer({ port = 8080, cors = false, routes = {} } = {}) {
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
+    handle(req, res, { cors, routes }).catch(() => {
       if (!res.headersSent) send(res, 500, 'internal error\n');
       else res.destroy();
     });
@@ -164,7 +188,8 @@ function portFromCommandLine(argv, env) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const { url } = await startServer({ port: portFromCommandLine(process.argv.slice(2), process.env) });
+    const argv = process.argv.slice(2);
+    const { url } = await startServer({ port: portFromCommandLine(argv, process.env), cors: argv.includes('--cors') });
     console.log(`GateLab demos: ${url}demos/`);
   } catch (error) {
     console.error(error.code === 'EADDRINUSE' ? `serve: port ${error.port} is in use; try --port 0` : error.message);

@@ -14,6 +14,9 @@ command -v emcc >/dev/null || need_apt+=(emscripten)
 [ -f /usr/src/googletest/CMakeLists.txt ] || need_apt+=(googletest)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v gzip >/dev/null || need_apt+=(gzip)
+# The blog generators whose shipped templates (web/hosts/) the browser tests render.
+command -v hugo >/dev/null || need_apt+=(hugo)
+command -v jekyll >/dev/null || need_apt+=(jekyll)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"

@@ -1,7 +1,8 @@
 // Shared set-up for the browser tests: the demo server in-process on a free port, Debian's
 // Chromium driven by playwright-core, and pages that record every console error, failed
 // request, CSP violation and request to a host other than 127.0.0.1.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -14,9 +15,19 @@ mkdirSync(artifacts, { recursive: true });
 const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
 
-/** Starts the server and the browser; returns them with a close() for after(). */
-export async function startSession() {
-  const server = await startServer({ port: 0 });
+/** The built site's posters (web/dist/posters, `npm run posters`; the landing page and the
+ *  oEmbed answers show them): made once here when a tree has none yet. */
+function ensurePosters() {
+  if (existsSync(join(root, 'web/dist/posters/index.json'))) return;
+  const run = spawnSync(process.execPath, [join(root, 'scripts/posters.mjs')], { cwd: root, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`npm run posters failed:\n${run.stdout}${run.stderr}`);
+}
+
+/** Starts the server (startServer's options: cors, routes) and the browser; returns them with
+ *  a close() for after(). */
+export async function startSession(serverOptions = {}) {
+  ensurePosters();
+  const server = await startServer({ ...serverOptions, port: 0 });
   // launch() gives Chromium a fresh temporary profile of its own.
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

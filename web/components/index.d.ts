@@ -26,6 +26,12 @@ export declare class GateLabFigure<State extends object = Record<string, unknown
   static schema: Record<string, object>;
   static styles: string;
   static lazyMargin: string;
+  /** One sentence on what the figure shows (manifest, iframe title, poster alt text). */
+  static description: string;
+  /** The events the figure adds to ready, change and error: name -> what its detail holds. */
+  static events: Record<string, string>;
+  /** How long (ms) a figure taken out of the page keeps its paused work before release(). */
+  static releaseDelay: number;
   static define(tag: string): void;
 
   /** The loaded API, null until the figure starts (it starts near the viewport). */
@@ -107,6 +113,28 @@ export declare function sharedRunner(): LabRunner;
 
 /** Mirrors a figure's state to location.hash; returns a function that stops it. */
 export declare function mirrorStateToHash(element: GateLabFigure, options?: { key?: string }): () => void;
+
+/** The Share / Embed links of a figure's current state, pinned to `gatelab@<version>`. */
+export interface ShareLinks {
+  version: string;
+  /** The pinned site root, ending in a slash. */
+  site: string;
+  permalink: string;
+  /** demos/frame.html?figure=<tag>&<attribute>=<value>… */
+  frame: string;
+  /** Script tag + element markup. */
+  script: string;
+  /** Responsive, titled, lazy iframe (+ the optional height script). */
+  iframe: string;
+  /** The prebuilt poster of this state, or null (only default states have one). */
+  posterUrl: string | null;
+  /** Poster image linked to the live figure, as HTML. */
+  poster: string;
+  alt: string;
+}
+/** Names the site share links point to (`{version}` is filled in), or the web root they derive from. */
+export declare function configureShare(options: { site?: string; webRoot?: string | URL }): void;
+export declare function shareLinks(figure: GateLabFigure, version: string): ShareLinks;
 
 export declare const FIGURES: { 'gatelab-exchange-plane': typeof GateLabExchangePlane } & PaperAFigures & PaperBFigures;
 export declare function defineFigures(): void;

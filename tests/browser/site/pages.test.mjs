@@ -4,11 +4,11 @@
 // to the first drawn figure in test-artifacts/timings.json.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, artifacts, typesetMath } from '../harness.mjs';
+import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, artifacts, typesetMath, root } from '../harness.mjs';
 
-// The landing page (demos/index.html) has no figure: paper-a/page.test.mjs loads it.
+// The landing page (demos/index.html) has its own test below (a live figure first, measured).
 const PAGES = ['demos/paper-a.html', 'demos/embed.html', 'demos/csp.html'];
 
 describe('demo pages', () => {
@@ -76,6 +76,48 @@ describe('demo pages', () => {
     }));
     timings.navigationToFirstFigureMs = Math.round(ready);
     assert.ok(ready > 0 && ready < 10_000, `first figure after ${ready} ms`);
+    await context.close();
+  });
+
+  it('the landing page draws a live figure above the fold within 1.5 s, shows a poster gallery and the embed forms', async () => {
+    const version = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')).version;
+    const { page, context, problems } = await openPage(session.browser);
+    await page.goto(session.server.url + 'demos/index.html');
+    const ready = await page.evaluate(() => new Promise((resolve) => {
+      const figure = document.getElementById('hero');
+      customElements.whenDefined('gatelab-exchange-plane').then(() => figure.ready)
+        .then(() => resolve(performance.getEntriesByName('gatelab:ready:gatelab-exchange-plane')[0]?.startTime));
+    }));
+    timings.landingFirstDrawMs = Math.round(ready);
+    assert.ok(ready > 0 && ready < 1500, `landing figure drawn after ${ready} ms`);
+    const hero = await page.locator('#hero').evaluate((el) => el.getBoundingClientRect().top);
+    assert.ok(hero < 900, `the figure starts ${hero} px down, above the fold`);
+    await figuresSettled(page, '#hero');
+    assert.ok((await canvasStats(page, '#hero')).every((c) => c.distinctColors > 10), 'the figure drew');
+    // The gallery: a poster per figure, each linking to its section of an article.
+    const gallery = await page.evaluate(async () => Promise.all([...document.querySelectorAll('.gallery a')].map(async (a) => {
+      const img = a.querySelector('img');
+      img.loading = 'eager';
+      await img.decode();
+      return { href: a.getAttribute('href'), width: img.naturalWidth, text: a.textContent.trim() };
+    })));
+    assert.equal(gallery.length, 11);
+    for (const item of gallery) {
+      assert.ok(item.width > 300 && item.text.length > 5, JSON.stringify(item));
+      const [file, anchor] = item.href.split('#');
+      const html = readFileSync(`${root}/web/demos/${file}`, 'utf8');
+      assert.match(html, new RegExp(`id="${anchor}"`), `${item.href} is a section`);
+    }
+    // The "use it" strip: the live figure's three embed forms, pinned, following its state.
+    await page.locator('#hero select').selectOption('gelu');
+    await figuresSettled(page, '#hero');
+    const forms = await page.evaluate(() => ['script', 'iframe', 'poster'].map((k) => document.getElementById(`use-${k}`).textContent));
+    assert.match(forms[0], new RegExp(`gatelab@${version}/dist/gatelab\\.embed\\.js`));
+    assert.match(forms[0], /<gatelab-exchange-plane activation="gelu" n="48" seed="1">/);
+    assert.match(forms[1], /<iframe src="[^"]+frame\.html\?figure=gatelab-exchange-plane&amp;activation=gelu&amp;n=48&amp;seed=1"/);
+    assert.match(forms[2], /^<a href="[^"]+"><img src="[^"]+" alt="[^"]+"><\/a>$/);
+    await page.screenshot({ path: screenshotPath('demos_index_html') });
+    assert.deepEqual(problems, []);
     await context.close();
   });
 });

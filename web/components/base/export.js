@@ -87,3 +87,9 @@ export async function canvasesToPng(canvases, { background, foreground, font, ca
     out.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('PNG export failed'))), 'image/png');
   });
 }
+
+/** A file name from the tag and the state, e.g. gatelab-exchange-plane_silu_seed-1. */
+export function exportName(tag, state) {
+  const parts = Object.entries(state).map(([k, v]) => (typeof v === 'string' ? v : `${k}-${v}`));
+  return [tag, ...parts].join('_').replace(/[^\w.-]+/g, '-').slice(0, 120);
+}

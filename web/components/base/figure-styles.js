@@ -80,6 +80,35 @@ input[type=range] { accent-color: var(--gl-accent); border: 0; background: trans
 .caption { margin-top: 8px; color: var(--gl-muted); font-size: 0.93em; }
 /* The line where a probe's reading is said (grid-probe.js createProbeLine). */
 .probe { margin: 6px 0 0; min-height: 1.45em; color: var(--gl-muted); font-variant-numeric: tabular-nums; }
+/* Until the first drawing the poster (slot="poster", or a text summary) covers the plots. */
+.plots { position: relative; }
+.poster {
+  position: absolute; inset: 0; z-index: 1; display: flex; align-items: center; justify-content: center;
+  overflow: hidden; background: var(--gl-bg); min-height: 120px;
+}
+.poster-summary { margin: 0; padding: 12px; color: var(--gl-muted); text-align: center; }
+::slotted([slot="poster"]) { display: block; max-width: 100%; max-height: 100%; }
+/* The Share / Embed dialog (share-dialog.js). */
+dialog.share {
+  width: min(40em, calc(100vw - 24px)); max-height: calc(100vh - 24px); padding: 16px 18px;
+  color: var(--gl-fg); background: var(--gl-bg); border: 1px solid var(--gl-muted); border-radius: 10px;
+  font: 14px/1.45 var(--gl-font);
+}
+dialog.share::backdrop { background: rgba(0, 0, 0, 0.45); }
+.share-title { font-size: 1.1em; margin: 0 0 4px; }
+.share-intro, .share-hint { margin: 0 0 6px; color: var(--gl-muted); font-size: 0.93em; }
+.share-item { margin: 12px 0 0; }
+.share-label { font-weight: 600; }
+.share-field {
+  display: block; width: 100%; margin: 2px 0 6px; padding: 6px 8px; resize: vertical;
+  font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  color: var(--gl-fg); background: var(--gl-bg); border: 1px solid var(--gl-muted); border-radius: 6px;
+}
+.share-field:focus-visible, .share-open:focus-visible { outline: 2px solid var(--gl-accent); outline-offset: 2px; }
+.share-actions, .share-footer { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.share-footer { justify-content: flex-end; margin-top: 12px; }
+.share-open { color: var(--gl-accent-2); }
+.share-status { min-height: 1.45em; margin: 8px 0 0; color: var(--gl-muted); }
 .visually-hidden {
   position: absolute; width: 1px; height: 1px; overflow: hidden;
   clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap;

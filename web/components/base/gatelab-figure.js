@@ -7,19 +7,23 @@
 //   async start(lab)   – first computation, once the shared module is loaded,
 //   update(changed, source) – recompute after a state change (changed: Set of names),
 //   draw()             – paint its canvases (called in an animation frame, only when visible),
-//   csv()              – { columns, rows } behind the picture, for export.
+//   csv()              – { columns, rows } behind the picture, for export,
+//   suspend(), resume({ released }), release() – taken out of the page and put back (presence.js).
 // The base gives it: lazy start near the viewport and pause off screen, the shared wasm module,
 // sizing to the container (canvases at devicePixelRatio), attributes ⇄ properties ⇄ state with
 // `change` and `ready` events, theming, dark mode and reduced motion, a polite live readout,
-// PNG/CSV export buttons, and optional URL-hash mirroring (the `url-state` attribute).
+// PNG/CSV export and Share / Embed, a poster (or text summary) until the first drawing, URL-hash
+// mirroring (`url-state`); `static description` and `static events` describe it (figure-meta.js).
 import { attributeName, defaultState, formatValue, parseOrDefault, parseValue } from './attributes.js';
 import { adoptStyles } from './figure-styles.js';
 import { sharedLab } from './shared-lab.js';
 import { readTheme } from './theme.js';
-import { canvasesToPng, download, toCsv } from './export.js';
+import { canvasesToPng, download, exportName, toCsv } from './export.js';
 import { mirrorStateToHash } from './url-state.js';
 import { buildFrame } from './figure-frame.js';
 import { CanvasFitter } from './canvas-fit.js';
+import { COMMON_ATTRIBUTES } from './figure-meta.js';
+import { Presence } from './presence.js';
 
 // In a worker (the embed bundle doubles as the runner's worker) there is no HTMLElement.
 const ElementBase = globalThis.HTMLElement ?? class {};
@@ -40,11 +44,14 @@ function installProperties(figureClass) {
 export class GateLabFigure extends ElementBase {
   static schema = {};
   static styles = '';
+  static description = '';
+  static events = {};
   /** How close to the viewport a figure starts (IntersectionObserver rootMargin). */
   static lazyMargin = '300px 0px';
+  static releaseDelay = 10_000;  // ms out of the page, paused, before its work is freed
 
   static get observedAttributes() {
-    return Object.keys(this.schema).map(attributeName);
+    return [...Object.keys(this.schema).map(attributeName), ...Object.keys(COMMON_ATTRIBUTES)];
   }
 
   /** Registers the element under `tag` (once; a no-op where custom elements do not exist). */
@@ -80,6 +87,9 @@ export class GateLabFigure extends ElementBase {
   #cleanups = [];
   #announceTimer = 0;
   #announceDone = null;
+  #stopUrlState = null;
+  #presence = new Presence({ suspend: () => this.suspend(), release: () => this.release(),
+    delay: () => this.constructor.releaseDelay });
 
   constructor() {
     super();
@@ -102,8 +112,11 @@ export class GateLabFigure extends ElementBase {
     }
     if (!this.#parts) this.#buildFrame();
     this.syncControls();
+    // Back in the page after suspend() (and maybe release()): resume({ released }).
+    const back = this.#presence.comeBack();
+    if (back && this.#running) this.resume(back);
     this.#watchEnvironment();
-    if (this.hasAttribute('url-state')) this.#cleanups.push(mirrorStateToHash(this));
+    this.#mirrorUrl(this.hasAttribute('url-state'));
     if (typeof IntersectionObserver === 'function') {
       const observer = new IntersectionObserver((entries) => this.#setVisible(entries.at(-1).isIntersecting),
         { rootMargin: this.constructor.lazyMargin });
@@ -116,10 +129,18 @@ export class GateLabFigure extends ElementBase {
 
   disconnectedCallback() {
     for (const cleanup of this.#cleanups.splice(0)) cleanup();
+    this.#mirrorUrl(false);
     this.#setVisible(false);
+    if (this.#started) this.#presence.leave();
+  }
+
+  #mirrorUrl(on) {
+    if (on && !this.#stopUrlState) this.#stopUrlState = mirrorStateToHash(this);
+    if (!on && this.#stopUrlState) this.#stopUrlState = this.#stopUrlState() ?? null;
   }
 
   attributeChangedCallback(attribute, _old, value) {
+    if (attribute === 'url-state') return void (this.isConnected && this.#mirrorUrl(value !== null));
     if (this.#reflecting) return;
     const name = Object.keys(this.constructor.schema).find((n) => attributeName(n) === attribute);
     if (name) this.setState({ [name]: value }, 'attribute');
@@ -240,6 +261,7 @@ export class GateLabFigure extends ElementBase {
     this.draw();
     if (!this.#readyFired) {
       this.#readyFired = true;
+      this.#parts.poster.hidden = true;
       performance.mark?.(`gatelab:ready:${this.localName}`);
       this.#readyResolve(this);
       this.dispatchEvent(new CustomEvent('ready', {
@@ -317,7 +339,9 @@ export class GateLabFigure extends ElementBase {
   // ---- building blocks for subclasses -----------------------------------------------------
 
   #buildFrame() {
-    this.#parts = buildFrame(this.#shadow, { onPNG: () => this.downloadPNG(), onCSV: () => this.downloadCSV() });
+    this.#parts = buildFrame(this.#shadow, { onPNG: () => this.downloadPNG(), onCSV: () => this.downloadCSV(), host: this,
+      summary: `${this.constructor.description || this.localName} The live figure loads when it comes into view.`,
+      version: async () => (this.lab ?? await sharedLab()).version });
     this.build(this.#parts);
     this.#parts.controls.append(this.#parts.exportGroup);
   }
@@ -430,9 +454,8 @@ export class GateLabFigure extends ElementBase {
 
   /** The figure's canvases as one PNG image. */
   toPNG() {
-    this.theme ??= readTheme(this);
-    return canvasesToPng(this.#fitter.canvases, { background: this.theme.bg, foreground: this.theme.fg,
-      font: this.theme.font, caption: this.readoutText });
+    const theme = (this.theme ??= readTheme(this));
+    return canvasesToPng(this.#fitter.canvases, { background: theme.bg, foreground: theme.fg, font: theme.font, caption: this.readoutText });
   }
 
   /** The numbers behind the figure as CSV text. */
@@ -443,8 +466,7 @@ export class GateLabFigure extends ElementBase {
 
   /** A file name from the tag and the state, e.g. gatelab-exchange-plane_silu_seed-1. */
   exportName() {
-    const parts = Object.entries(this.state).map(([k, v]) => (typeof v === 'string' ? v : `${k}-${v}`));
-    return [this.localName, ...parts].join('_').replace(/[^\w.-]+/g, '-').slice(0, 120);
+    return exportName(this.localName, this.state);
   }
 
   async downloadPNG() {
@@ -463,6 +485,12 @@ export class GateLabFigure extends ElementBase {
 
   build() {}
   syncControls() {}
+  /** Out of the page: stop ongoing work (training loops) but keep what it needs to resume. */
+  suspend() {}
+  /** Back in the page: continue; `released` when release() freed the work meanwhile. */
+  resume() {}
+  /** Out of the page for releaseDelay ms: free worker sessions and library objects. */
+  release() {}
   async start() {}
   update() {}
   draw() {}

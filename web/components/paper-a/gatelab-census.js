@@ -34,6 +34,8 @@ td button { min-height: 26px; padding: 1px 8px; }
 `;
 
 export class GateLabCensus extends GateLabFigure {
+  static description = 'Measured against predicted continuous symmetries, for every layer kind and activation.';
+  static events = {};
   static styles = STYLES;
   static schema = {
     rank: { type: 'integer', default: 1, min: 1, max: 2 },

@@ -30,6 +30,8 @@ const STYLES = `
 `;
 
 export class GateLabExchangePlane extends GateLabFigure {
+  static description = 'g(a, b) = σ(a)·b − σ(b)·a over a plane, σ(z)/z, and the exchange gap of random layers: what swapping Q and K changes in a gated unit.';
+  static events = { computed: 'The exchange gaps arrived: detail { gaps, state }.' };
   static styles = STYLES;
   static schema = {
     activation: { type: 'enum', default: 'silu', values: (el) => el.lab?.activations ?? null },

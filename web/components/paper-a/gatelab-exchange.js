@@ -29,6 +29,8 @@ button[aria-pressed="true"] { background: var(--gl-accent); border-color: var(--
 `;
 
 export class GateLabExchange extends GateLabFigure {
+  static description = 'One output of a random layer over an input plane, and what swapping Q ↔ K changes.';
+  static events = {};
   static styles = STYLES;
   static schema = {
     kind: { type: 'enum', default: 'gated', values: layerKindNames() },

@@ -43,6 +43,8 @@ const STYLES = `
 `;
 
 export class GateLabInteractions extends GateLabFigure {
+  static description = 'The interaction matrices B_u of a trained or random layer, and M_u(x) at a point.';
+  static events = {};
   static styles = STYLES;
   static schema = {
     source: { type: 'enum', default: 'trained', values: ['trained', 'random'] },

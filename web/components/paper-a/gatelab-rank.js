@@ -24,6 +24,8 @@ const STYLES = `
 `;
 
 export class GateLabRank extends GateLabFigure {
+  static description = 'A full bilinear attention MLP and its best rank-r approximations.';
+  static events = {};
   static styles = STYLES;
   static schema = {
     activation: { type: 'enum', default: 'relu', values: (el) => el.lab?.activations ?? null },

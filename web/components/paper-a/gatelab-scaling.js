@@ -33,6 +33,8 @@ const STYLES = `
 `;
 
 export class GateLabScaling extends GateLabFigure {
+  static description = 'The scaling gap of every activation against α when Q → αQ and K → K/α.';
+  static events = {};
   static styles = STYLES;
   static schema = {
     alpha: { type: 'number', default: -0.5, min: -100, max: 100 },

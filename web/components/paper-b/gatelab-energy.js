@@ -38,6 +38,8 @@ const STYLES = `
 `;
 
 export class GateLabEnergy extends CemFigure {
+  static description = "A query token's energy landscape over a 2-D token plane and its gradient steps.";
+  static events = { computed: 'The landscape and path were computed: detail { result, state }.' };
   static styles = STYLES;
   static schema = {
     tokens: { type: 'string', default: DEFAULT_TOKENS, pattern: TOKENS_PATTERN },

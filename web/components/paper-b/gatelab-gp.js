@@ -38,6 +38,8 @@ function depthColor(theme, i) {
 }
 
 export class GateLabGp extends GateLabFigure {
+  static description = 'In-context GP regression: CEM transformers with T = 1, 2, 4, 8 trained live against the exact posterior.';
+  static events = { trained: 'The training steps are done: detail { results, state }.' };
   static styles = STYLES;
   static schema = {
     seed: { type: 'integer', default: 1, min: 0, max: 4294967295 },
@@ -54,6 +56,7 @@ export class GateLabGp extends GateLabFigure {
   #controls = null;
   #run = null;        // { id, abort, display, baselines, models: [{ steps, parameters, losses: number[], … }] }
   #training = false;
+  #suspended = false; // out of the page: the training loop stops after its chunk
 
   /** The latest numbers: { stepsDone, models: [{ steps, parameters, rmse, rmseByPosition }], baselines } or null. */
   get results() {
@@ -107,6 +110,21 @@ export class GateLabGp extends GateLabFigure {
     this.requestDraw();
   }
 
+  suspend() {
+    this.#suspended = true;
+  }
+
+  resume({ released }) {
+    this.#suspended = false;
+    if (released || !this.#run) this.#restart();
+    else this.#train();
+  }
+
+  /** Frees the models in the worker; resume() trains them again from the start. */
+  release() {
+    this.#stop();
+  }
+
   #options() {
     const { seed, length, dx, lengthScale, noise } = this.state;
     return { family: 'cem', diagonal: 'shared', dx, length, lengthScale, noiseStd: noise, d: 16, layers: 2, heads: 2,
@@ -146,7 +164,7 @@ export class GateLabGp extends GateLabFigure {
     }
     this.#training = true;
     await runTracked(this, async () => {
-      while (this.#run === run && !this.state.paused && run.models.some((m) => m.stepsDone < this.state.trainSteps && !m.diverged)) {
+      while (this.#run === run && !this.state.paused && !this.#suspended && run.models.some((m) => m.stepsDone < this.state.trainSteps && !m.diverged)) {
         const until = this.state.trainSteps;
         const r = await sharedRunner().run('gpStep', { id: run.id, steps: CHUNK, until,
           from: run.models.map((m) => m.losses.length) }, { signal: run.abort.signal });
@@ -159,7 +177,7 @@ export class GateLabGp extends GateLabFigure {
         this.announce(this.#summary(), { busy: true });
         this.requestDraw();
       }
-      if (this.#run === run) {
+      if (this.#run === run && !this.#suspended) {
         this.announce(this.#summary());
         this.dispatchEvent(new CustomEvent('trained', { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
       }

@@ -38,6 +38,8 @@ const STYLES = `
 `;
 
 export class GateLabPrecond extends CemFigure {
+  static description = "The preconditioner's spectrum and what an indefinite P does to the descent.";
+  static events = { computed: 'The spectrum and both descents were computed: detail { result, state }.' };
   static styles = STYLES;
   static schema = {
     form: { type: 'enum', default: 'paper', values: ['paper', 'psd'] },

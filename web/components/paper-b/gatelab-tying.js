@@ -30,6 +30,8 @@ function divisors(d) {
 }
 
 export class GateLabTying extends CemFigure {
+  static description = 'A tied CEM layer and the standard layer with tied weights it equals.';
+  static events = { computed: 'Both layers were compared: detail { result, state }.' };
   static styles = STYLES;
   static schema = {
     layer: { type: 'enum', default: 'attention', values: ['attention', 'mlp'] },

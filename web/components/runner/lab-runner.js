@@ -4,14 +4,16 @@
 //   const gaps = await runner.run('exchangeGaps', { activation: 'gelu', seed: 3 },
 //     { onProgress: (f) => ..., signal: abortController.signal });
 //
-// The worker holds its own GateLab module. When no worker can be made (an old browser, a page
-// whose policy forbids it, a cross-origin script, a failed load) the runner falls back to the
-// page's shared module and runs the same task on the main thread in time slices; jobs already
-// sent to a failed worker are re-run there. `runner.mode` says which path is in use.
+// The worker holds its own GateLab module; a script from another origin (a CDN) is started
+// through a same-origin bootstrap (worker-bootstrap.js). When no worker can be made (an old
+// browser, a page whose policy forbids it, a failed load) the runner falls back to the page's
+// shared module and runs the same task on the main thread in time slices; jobs already sent to
+// a failed worker are re-run there. `runner.mode` says which path is in use.
 import { GateLabError } from '../../lib/gatelab.js';
 import { sharedLab } from '../base/shared-lab.js';
 import { tasks } from './lab-tasks.js';
 import { abortError, driveSteps } from './task-driver.js';
+import { startModuleWorker } from './worker-bootstrap.js';
 
 let sharedConfig = { worker: true, workerUrl: null };
 let shared = null;
@@ -102,7 +104,7 @@ export class LabRunner {
     if (this.#worker) return true;
     try {
       const url = this.#workerUrl ?? new URL('./lab-worker.js', import.meta.url);
-      this.#worker = new Worker(url, { type: 'module', name: 'gatelab-runner' });
+      this.#worker = startModuleWorker(url, { name: 'gatelab-runner' });
     } catch {
       this.#mode = 'main';
       return false;

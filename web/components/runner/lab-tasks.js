@@ -47,6 +47,12 @@ export const tasks = {
     return result;
   },
 
+  /** The module's wasm memory and live handles: where the work runs, what it holds. */
+  *labMemory(lab) {
+    yield 1;
+    return { heapBytes: lab.heapBytes(), liveObjects: lab.liveObjects() };
+  },
+
   /** lab.symmetry.exchangePlane as a task, for resolutions worth moving off the main thread. */
   *exchangePlane(lab, { activation, beta, min = -3, max = 3, n = 64 }) {
     yield 0;

@@ -29,6 +29,8 @@ import { buildResultsTable, progressText, raceSummary } from './race-report.js';
 import { pastedPointsNote, raceCsv, raceResults, raceWeights } from './race-export.js';
 
 export class GateLabRace extends GateLabFigure {
+  static description = 'MLP, symmetric, gated and bilinear layers trained side by side on a 2-D task, live.';
+  static events = { step: 'Training progressed: detail { stepsDone, steps, finished }.', computed: 'Every run has finished: detail { results, state }.' };
   static styles = RACE_STYLES;
   static schema = RACE_SCHEMA;
 
@@ -109,16 +111,27 @@ export class GateLabRace extends GateLabFigure {
     this.#showEditor();
   }
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
+  /** Out of the page: training pauses after its chunk (the reader's own pause stays as it is). */
+  suspend() {
+    clearTimeout(this.#restartTimer);
+    if (this.#session?.runs && !this.#paused) this.#session.pause();
+  }
+
+  /** Back: training goes on from the step it reached, or starts again once released. */
+  resume({ released }) {
+    const s = this.#session;
+    if (released || !s) return this.#scheduleRestart(0);
+    if (this.#restartDone) return this.#scheduleRestart(0);  // a restart was pending
+    if (s.runs && !this.#paused && !s.finished) this.#resumeTraining(s);
+  }
+
+  /** Frees the trainers in the worker. */
+  release() {
     this.#session?.dispose();
     this.#session = null;
     this.#trainingDone?.();
-  }
-
-  connectedCallback() {
-    super.connectedCallback();
-    if (this.lab && !this.#session) this.#scheduleRestart(0);
+    this.#restartDone?.();
+    this.#restartDone = null;
   }
 
   async start() {
@@ -213,13 +226,17 @@ export class GateLabRace extends GateLabFigure {
       s.pause();
       this.announce(`Paused at step ${s.stepsDone} of ${s.steps}.`);
     } else {
-      this.#train(s).catch((error) => {
-        if (this.#session !== s) return;
-        if (error?.name === 'SessionLost') this.#scheduleRestart(0);
-        else this.showError(error);
-      });
+      this.#resumeTraining(s);
     }
     this.syncControls();
+  }
+
+  #resumeTraining(s) {
+    this.#train(s).catch((error) => {
+      if (this.#session !== s) return;
+      if (error?.name === 'SessionLost') this.#scheduleRestart(0);
+      else this.showError(error);
+    });
   }
 
   #onProgress(session) {

@@ -84,9 +84,15 @@ export class RaceSession {
     this.onUpdate(this);
   }
 
-  /** Trains until finished, paused or disposed. */
-  async run(signal) {
+  /** Trains until finished, paused or disposed. Called again while a loop still runs (a pause
+   *  undone before its chunk came back), that loop goes on: there is never a second one. */
+  run(signal) {
     this.running = true;
+    this.looping ??= this.#loop(signal).finally(() => (this.looping = null));
+    return this.looping;
+  }
+
+  async #loop(signal) {
     const { gridSize, extent } = this.request;
     while (this.running && !this.disposed && !this.finished) {
       const from = this.runs.map((row) => row.map((r) => r.records.step.length));
