@@ -167,3 +167,15 @@ TEST(CemMlp, CountsParametersAndRejectsBadConfigs) {
   EXPECT_EQ(broken.forward(h.data(), 2, out.data()), broken.error());
   EXPECT_EQ(broken.backward(h.data(), 2, out.data(), nullptr), broken.error());
 }
+
+TEST(CemMlp, ActivationByNameKeepsBetaForSwishOnly) {
+  ActivationSpec spec;
+  ASSERT_EQ(parse_cem_activation("swish", 2.5f, spec), "");
+  EXPECT_EQ(spec.kind, Activation::swish);
+  EXPECT_EQ(spec.beta, 2.5f);
+  ASSERT_EQ(parse_cem_activation("silu", 2.5f, spec), "");
+  EXPECT_EQ(spec.kind, Activation::silu);
+  EXPECT_EQ(spec.beta, 1.0f);
+  EXPECT_EQ(parse_cem_activation("swiglu", 1.0f, spec), "activation must be one of the catalogue names (got 'swiglu')");
+  EXPECT_EQ(spec.kind, Activation::silu);  // unchanged on error
+}

@@ -50,6 +50,13 @@ std::optional<CemFamily> parse_cem_family(std::string_view name);
 
 // Checks a row count and the pointers of a call; "" when fine.
 std::string cem_check_call(int n, const void* in, const void* out);
+// Checks that a trajectory of n tokens of width d over T steps, (T+1)·n·d floats, fits the
+// work-tensor cap; "" when fine.
+std::string cem_check_trajectory(int n, int d, int steps);
+
+// The activation of a CEM MLP from its catalogue name: swish keeps swish_beta, every other
+// activation has no parameter (beta 1). "" or a message naming the activation.
+std::string parse_cem_activation(std::string_view name, float swish_beta, ActivationSpec& out);
 
 // The config checks the CEM layers share with their standard baselines, "" when fine:
 // width and heads of an attention (CemAttention, CemStdAttention) …
