@@ -208,4 +208,16 @@ void Trainer::grid(int g, float extent, float* out) const {
   }
 }
 
+std::string copy_history(const Trainer& t, int from, int count, float* out) {
+  const int size = static_cast<int>(t.history().size());
+  if (from < 0 || count < 0 || from > size || count > size - from) return "history range out of bounds";
+  for (int i = 0; i < count; ++i) {
+    const TrainRecord& r = t.history()[from + i];
+    const float row[train_record_fields] = {static_cast<float>(r.step), r.train_loss, r.test_loss,
+                                            r.train_accuracy, r.test_accuracy, r.grad_norm};
+    std::copy(row, row + train_record_fields, out + static_cast<std::size_t>(i) * train_record_fields);
+  }
+  return {};
+}
+
 }  // namespace gatelab

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gatelab/train/race.hpp"
@@ -319,6 +320,30 @@ TEST(Trainer, FullBatchAndEvalEveryShapeTheHistory) {
   ASSERT_EQ(trainer.history().size(), 4u);  // steps 0, 10, 20, 30
   EXPECT_EQ(trainer.history()[3].step, 30);
   EXPECT_EQ(trainer.steps_done(), 35);
+}
+
+TEST(Trainer, HistoryCopiesOutAsRowsOfItsSixFields) {
+  Trainer trainer(trainer_options(LayerKind::gated, Activation::silu, 4), data(Task::circle));
+  trainer.step(3);
+  ASSERT_EQ(trainer.history().size(), 4u);
+  std::vector<float> rows(2 * train_record_fields + 1, -7.0f);
+  ASSERT_EQ(copy_history(trainer, 2, 2, rows.data()), "");
+  for (int i = 0; i < 2; ++i) {
+    const TrainRecord& r = trainer.history()[2 + i];
+    const float* row = rows.data() + i * train_record_fields;
+    EXPECT_EQ(row[0], static_cast<float>(r.step));
+    EXPECT_EQ(row[1], r.train_loss);
+    EXPECT_EQ(row[2], r.test_loss);
+    EXPECT_EQ(row[3], r.train_accuracy);
+    EXPECT_EQ(row[4], r.test_accuracy);
+    EXPECT_EQ(row[5], r.grad_norm);
+  }
+  EXPECT_EQ(rows.back(), -7.0f);
+  EXPECT_EQ(copy_history(trainer, 4, 0, rows.data()), "");
+  const std::pair<int, int> bad[] = {{3, 2}, {-1, 1}, {0, -1}, {5, 0}, {1, 2147483647}};
+  for (auto [from, count] : bad) {
+    EXPECT_EQ(copy_history(trainer, from, count, rows.data()), "history range out of bounds") << from << ", " << count;
+  }
 }
 
 TEST(Trainer, GridIsTheLayerOnTheInputPlaneWithRowZeroOnTop) {

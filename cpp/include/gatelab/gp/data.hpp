@@ -27,6 +27,8 @@ namespace gatelab {
 
 inline constexpr int gp_max_dx = 16;
 inline constexpr int gp_max_length = 512;
+inline constexpr int gp_max_sample_count = 4096;  // sequences drawn in one call
+inline constexpr int gp_max_queries = 4096;       // query points of one posterior or prediction
 
 enum class GpInputs { uniform, normal };
 const char* gp_inputs_name(GpInputs v);

@@ -20,6 +20,9 @@
 
 namespace gatelab {
 
+// Most training steps one call of a bound session runs (an interactive figure's batch).
+inline constexpr int gp_max_steps_per_call = 10000;
+
 // What differs between the models of the experiment; width and depth come from GpTrainConfig.
 struct GpModelSpec {
   std::string label = "cem T=1";

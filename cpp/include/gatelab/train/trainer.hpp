@@ -1,4 +1,4 @@
-// Trains one paper-A layer on a 2-D dataset (issue 4, figure 5): minibatches drawn by a
+// Trains one paper-A layer on a 2-D dataset (docs/MATH.md §T5): minibatches drawn by a
 // seeded permutation each epoch (the train_count mod batch rows left over are skipped that
 // epoch), a loss, an optimizer, train/test curves, a decision-boundary grid, and divergence
 // handling — NaN or Infinity in the loss, the gradient or the parameters is caught at the
@@ -114,5 +114,9 @@ class Trainer {
 
 // True when every entry of q, k and v is finite.
 bool all_finite(const LayerParams& params);
+
+// History records [from, from + count) as rows of train_record_fields floats: step, train
+// loss, test loss, train accuracy, test accuracy, gradient norm. "" or why not (out of range).
+std::string copy_history(const Trainer& trainer, int from, int count, float* out);
 
 }  // namespace gatelab
