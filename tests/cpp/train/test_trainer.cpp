@@ -346,6 +346,21 @@ TEST(Trainer, HistoryCopiesOutAsRowsOfItsSixFields) {
   }
 }
 
+TEST(Trainer, CallArgumentsAreCheckedWithMessagesNamingThem) {
+  EXPECT_EQ(validate_step_count(1), "");
+  EXPECT_EQ(validate_step_count(max_steps_per_call), "");
+  EXPECT_EQ(validate_step_count(0), "n must be an integer from 1 to 100000");
+  EXPECT_EQ(validate_step_count(max_steps_per_call + 1), "n must be an integer from 1 to 100000");
+  EXPECT_EQ(validate_grid(2, 1e4f), "");
+  EXPECT_EQ(validate_grid(1, 1.0f), "size must be an integer from 2 to 512");
+  EXPECT_EQ(validate_grid(513, 1.0f), "size must be an integer from 2 to 512");
+  EXPECT_EQ(validate_grid(8, 0.0f), "extent must be a number in (0, 10000]");
+  EXPECT_EQ(validate_grid(8, NAN), "extent must be a number in (0, 10000]");
+  EXPECT_EQ(validate_learning_rate(1e6f), "");
+  EXPECT_EQ(validate_learning_rate(0.0f), "learningRate must be a number in (0, 1000000]");
+  EXPECT_EQ(validate_learning_rate(2e6f), "learningRate must be a number in (0, 1000000]");
+}
+
 TEST(Trainer, GridIsTheLayerOnTheInputPlaneWithRowZeroOnTop) {
   Trainer trainer(trainer_options(LayerKind::symmetric, Activation::tanh, 6), data(Task::circle));
   std::vector<float> grid(5 * 5);

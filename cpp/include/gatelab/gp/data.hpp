@@ -45,6 +45,13 @@ struct GpDataConfig {
 // "" when valid, else a message naming the field.
 std::string validate(const GpDataConfig& config);
 
+// The arguments of the calls that draw sequences or take queries: "" or a message naming
+// the one out of range (1 ≤ count ≤ gp_max_sample_count; xq not null and 1 ≤ m ≤
+// gp_max_queries; 0 ≤ context ≤ config.length).
+std::string gp_validate_count(int count);
+std::string gp_validate_queries(const void* xq, int m);
+std::string gp_validate_context(const GpDataConfig& config, int context);
+
 // k(a, b) for a, b ∈ R^dx (libm-free exp, same bits natively and in wasm).
 double gp_kernel(const GpDataConfig& config, const double* a, const double* b);
 

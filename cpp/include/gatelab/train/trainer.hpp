@@ -115,6 +115,13 @@ class Trainer {
 // True when every entry of q, k and v is finite.
 bool all_finite(const LayerParams& params);
 
+// The arguments of step(), grid() and set_learning_rate(): "" or a message naming the one out
+// of range (1 ≤ n ≤ max_steps_per_call; 2 ≤ side ≤ max_grid_side, 0 < extent ≤ max_grid_extent;
+// 0 < rate ≤ max_learning_rate).
+std::string validate_step_count(int n);
+std::string validate_grid(int side, float extent);
+std::string validate_learning_rate(float rate);
+
 // History records [from, from + count) as rows of train_record_fields floats: step, train
 // loss, test loss, train accuracy, test accuracy, gradient norm. "" or why not (out of range).
 std::string copy_history(const Trainer& trainer, int from, int count, float* out);
