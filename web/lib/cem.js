@@ -31,6 +31,14 @@ function float32(argument, value) {
   return value;
 }
 
+/** β of an attention's options: 0 (the core's 1/√(d/heads)) when not given, else a positive float. */
+function attentionBeta(o) {
+  if (o.beta === undefined) return 0;
+  float32('beta', o.beta);
+  if (!(o.beta > 0)) fail('beta', 'a positive number (leave it undefined for 1/√(d/heads))', o.beta);
+  return o.beta;
+}
+
 function seedOf(o) {
   return o.seed === undefined ? 0 : integer('seed', o.seed, { min: 0, max: 2 ** 32 - 1 });
 }
@@ -94,9 +102,7 @@ class CemModule extends Owned {
     return this.#lab;
   }
 
-  get d() {
-    return this.options.d;
-  }
+  get d() { return this.options.d; }
 
   /** Number of trainable parameters. */
   get parameterCount() {
@@ -174,9 +180,7 @@ class CemModule extends Owned {
 /** Forward, energies and the preconditioner, shared by CEM attention and the CEM MLP. */
 class CemLayer extends CemModule {
   /** T, the number of gradient steps. */
-  get steps() {
-    return this.options.steps;
-  }
+  get steps() { return this.options.steps; }
 
   /** h: Float32Array n·d (row i = token i) → Float32Array n·d after all T steps. */
   forward(h, n) {
@@ -188,12 +192,25 @@ class CemLayer extends CemModule {
 
   /** ε(y | h_0..h_i) (attention) or ε(y | h_i) (MLP); i zero-based, y: Float32Array d. */
   energy(h, n, i, y) {
-    const handle = this[CHECK_BATCH](h, n);
-    integer('i', i, { min: 0, max: n - 1 });
-    floatArray('y', y, this.d, `d = ${this.d}`);
+    const handle = this.#checkPoint(h, n, i, y);
     const [result] = this[LAB].heap.call([h, y], [], (ph, py) => handle.energy(ph, n, i, py));
     throwIfError(result.error, this[ERROR_ARGUMENT](result.error));
     return result.value;
+  }
+
+  /** ∇_y ε at y (Float32Array d), the same context as energy(); one plain step from h_i is −∇ε at h_i. */
+  energyGradient(h, n, i, y) {
+    const handle = this.#checkPoint(h, n, i, y);
+    const [error, out] = this[LAB].heap.call([h, y], [this.d], (ph, py, po) => handle.energyGradient(ph, n, i, py, po));
+    throwIfError(error, this[ERROR_ARGUMENT](error));
+    return out;
+  }
+
+  #checkPoint(h, n, i, y) {
+    const handle = this[CHECK_BATCH](h, n);
+    integer('i', i, { min: 0, max: n - 1 });
+    floatArray('y', y, this.d, `d = ${this.d}`);
+    return handle;
   }
 
   /** Float32Array n·(T+1): row i is token i's energy before the first step and after each step. */
@@ -297,14 +314,10 @@ export class CemAttention extends CemLayer {
     super(lab, handle, 'CEM attention', { ...options, beta: handle.beta() });
   }
 
-  get heads() {
-    return this.options.heads;
-  }
+  get heads() { return this.options.heads; }
 
   /** β in use: the option, or 1/√(d/heads). */
-  get beta() {
-    return this.options.beta;
-  }
+  get beta() { return this.options.beta; }
 }
 
 /** The tied gated MLP: T steps of y ← y − η P ∇ε_mlp(y | h_i) (MATH.md B3, B5, B6). */
@@ -315,9 +328,7 @@ export class CemMlp extends CemLayer {
     super(lab, handle, 'CEM MLP', options);
   }
 
-  get hidden() {
-    return this.options.hidden;
-  }
+  get hidden() { return this.options.hidden; }
 }
 
 /** Standard untied causal multi-head attention (no residual): the baseline of MATH.md B7. */
@@ -328,13 +339,9 @@ export class StandardAttention extends CemModule {
     super(lab, handle, 'standard attention', { ...options, beta: handle.beta() });
   }
 
-  get heads() {
-    return this.options.heads;
-  }
+  get heads() { return this.options.heads; }
 
-  get beta() {
-    return this.options.beta;
-  }
+  get beta() { return this.options.beta; }
 
   /** x: n·d → the attention output n·d, without the residual (add x for a residual block). */
   forward(x, n) {
@@ -353,9 +360,7 @@ export class GatedMlp extends CemModule {
     super(lab, handle, 'gated MLP', options);
   }
 
-  get hidden() {
-    return this.options.hidden;
-  }
+  get hidden() { return this.options.hidden; }
 
   /** x: n·d → n·d, without the residual. */
   forward(x, n) {
@@ -404,12 +409,7 @@ export function installCem(lab) {
     createAttention(options) {
       const o = plainObject('options', options);
       const d = int32('d', o.d);
-      let beta = 0;
-      if (o.beta !== undefined) {
-        float32('beta', o.beta);
-        if (!(o.beta > 0)) fail('beta', 'a positive number (leave it undefined for 1/√(d/heads))', o.beta);
-        beta = o.beta;
-      }
+      const beta = attentionBeta(o);
       const config = {
         d,
         heads: o.heads === undefined ? 1 : int32('heads', o.heads),
@@ -447,12 +447,7 @@ export function installCem(lab) {
     /** Standard (untied) causal multi-head attention: W_Q, W_K, W_V, W_O, 4d² parameters. */
     createStandardAttention(options) {
       const o = plainObject('options', options);
-      let beta = 0;
-      if (o.beta !== undefined) {
-        float32('beta', o.beta);
-        if (!(o.beta > 0)) fail('beta', 'a positive number (leave it undefined for 1/√(d/heads))', o.beta);
-        beta = o.beta;
-      }
+      const beta = attentionBeta(o);
       const config = { d: int32('d', o.d), heads: o.heads === undefined ? 1 : int32('heads', o.heads), beta, seed: seedOf(o) };
       throwOptionsError(m.validateCemStdAttentionOptions(config));
       return new StandardAttention(lab, m.createCemStdAttention(config), config);
