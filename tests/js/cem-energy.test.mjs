@@ -1,4 +1,4 @@
-// lab.cem (issue 5, MATH.md B) end to end on the real wasm module, part 2 of 3: the energy view
+// lab.cem (docs/MATH.md part B) end to end on the real wasm module, part 2 of 3: the energy view
 // of the layers checked through the JS API only — forward = h − η P ∇ε with ∇ε by finite
 // differences of energy() (a different code path), causality, energy descent and ascent, the
 // preconditioner and its spectrum, backward against finite differences of forward, and the

@@ -1,4 +1,4 @@
-// CEM attention (MATH.md B2, B4, B5, B6): weight-tied causal multi-head attention as T
+// CEM attention (docs/MATH.md §B2, §B4, §B5, §B6): weight-tied causal multi-head attention as T
 // preconditioned gradient steps on the interaction energy
 //   ε_att(y | h_0..h_i) = −(1/β) Σ_k log Σ_{j≤i} exp(β yᵀ A_k h_j),  A_k = diag(d_k) + W_Q^kᵀ W_K^k,
 // started at y⁰ = h_i, step y ← y − η P ∇ε, context h_0..h_i held fixed. One step is

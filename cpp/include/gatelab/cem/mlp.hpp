@@ -1,4 +1,4 @@
-// CEM MLP (MATH.md B3, B5, B6): the tied gated MLP as T preconditioned gradient steps on the
+// CEM MLP (docs/MATH.md §B3, §B5, §B6): the tied gated MLP as T preconditioned gradient steps on the
 // element-wise energy
 //   ε_mlp(y | h_i) = −Σ_k (U h_i)_k Φ((W y)_k),   Φ' = φ,   W, U ∈ R^{M×d},
 // started at y⁰ = h_i: y ← y − η P ∇ε = y + η P Wᵀ[φ(W y) ⊙ (U h_i)]. One step from h_i is a

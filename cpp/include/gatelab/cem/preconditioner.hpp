@@ -1,4 +1,4 @@
-// The learned lightweight preconditioner of MATH.md B5, shared by CEM attention and MLP:
+// The learned lightweight preconditioner of docs/MATH.md §B5, shared by CEM attention and MLP:
 //   none   P = I
 //   paper  P = diag(softplus(p)) + U Vᵀ + V Uᵀ   (symmetric, not positive definite in general)
 //   psd    P = diag(softplus(p)) + U Uᵀ          (positive definite; V is not a parameter)

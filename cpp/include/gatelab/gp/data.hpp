@@ -1,4 +1,4 @@
-// In-context regression data from a Gaussian process (MATH.md B7, GateLab's scaled-down
+// In-context regression data from a Gaussian process (docs/MATH.md §B7, GateLab's scaled-down
 // version of the paper's synthetic experiment). A sequence is n pairs (x_t, y_t), x_t ∈ R^dx
 // drawn uniformly on [−1, 1]^dx (or standard normal), y = f(x) + ε with f ~ GP(0, k),
 //   k(a, b) = s² exp(−‖a − b‖² / (2ℓ²)),   ε ~ N(0, σ²),

@@ -1,4 +1,4 @@
-// Symmetry probes of paper A (MATH.md A2, A7, A8, A9): how far a layer is from invariance
+// Symmetry probes of paper A (docs/MATH.md §A2, §A7, §A8, §A9): how far a layer is from invariance
 // under the exchange Q ↔ K and under the inverse scaling Q·α, K/α; the exchange plane
 // g(a, b) = σ(a)b − σ(b)a that makes the proof of A7 visible; σ(z)/z; an estimate of the
 // positive-homogeneity degree from samples; and the global-query absorption of A2.

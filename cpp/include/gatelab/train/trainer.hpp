@@ -6,7 +6,7 @@
 // whose loss was finite, training stops, and a message names the likely cause (a gradient
 // blow-up means the learning rate; an output overflow with tame gradients means the weight
 // scale). Inputs are (x, y) plus, by default, a constant 1 so the bias-free layers of
-// MATH.md A get a bias per unit. Deterministic: a seed gives the same curves bit for bit,
+// docs/MATH.md part A get a bias per unit. Deterministic: a seed gives the same curves bit for bit,
 // natively and in wasm.
 #pragma once
 
