@@ -63,10 +63,9 @@ export const jsSource = {
 
   async run({ root, quick, log }) {
     const { loadGateLab } = await import(pathToFileURL(join(root, 'web/lib/gatelab.js')).href);
-    const { installPaperA } = await import(pathToFileURL(join(root, 'web/lib/paper-a.js')).href);
     const lab = await loadGateLab();
     const [gatelab, tf, ort] = [await loadBenchModule(root, log), await loadTf(root, log), await loadOrt(log)];
-    const rows = await runJsSuite({ gatelab, tf, ort, lab, installPaperA, quick, log });
+    const rows = await runJsSuite({ gatelab, tf, ort, lab, quick, log });
     return { rows, meta: {} };
   },
 };

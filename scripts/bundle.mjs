@@ -28,7 +28,7 @@ if (existsSync(out) && statSync(out).mtimeMs >= inputs) process.exit(0);
 const inlineWasmLoader = {
   name: 'inline-wasm-loader',
   setup(b) {
-    b.onResolve({ filter: /\/wasm-loader\.js$/ }, () => ({ path: join(root, 'web/lib/wasm-loader.single.js') }));
+    b.onResolve({ filter: /\/wasm-loader\.js$/ }, () => ({ path: join(root, 'web/lib/core/wasm-loader.single.js') }));
   },
 };
 

@@ -2,22 +2,23 @@
 // Headless paper-A experiments on the wasm module (the same C++ code as the figures):
 //   node scripts/experiment.mjs race --task spiral --seeds 5 [--steps N] [--quick] [--out dir]
 //   node scripts/experiment.mjs all-tasks [--seeds 5] [--steps N] [--quick] [--out dir]
-//   node scripts/experiment.mjs gp-recursion|tiny-lm [--quick] [--seeds N] [--threads K] [--out dir]
+//   node scripts/experiment.mjs gp-recursion|tiny-lm|mlp-lm [--quick] [--threads K] [--out dir] …
 //     (paper B, native runner: scripts/experiments/gp-recursion.mjs, tiny-lm.mjs)
 // More options: --count --noise --lr (or --lrs 0.003,0.01,0.03: each model keeps the rate
 //   with the lowest train loss) --optimizer --loss --batch --seed --budget
 //   --width-rule budget|shazeer --mlp-hidden --eval-every --models mlp:relu,gated:silu,…
 // Prints markdown tables (final test loss and accuracy, mean ± std over seeds) and writes
-// race-<task>.json and race-<task>.svg to docs/experiments/ (or --out).
+// race-<task>.json and race-<task>.svg to build/experiments/ (git-ignored), or to --out
+// (`--out docs/experiments` replaces the committed results).
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { loadGateLab } from '../web/lib/gatelab.js';
-import { installPaperA } from '../web/lib/paper-a.js';
 import { runRace } from './experiments/race.mjs';
 
 // Paper B's experiments (issue 6) run the native runner; each module parses its own options.
-const PAPER_B = { 'gp-recursion': './experiments/gp-recursion.mjs', 'tiny-lm': './experiments/tiny-lm.mjs' };
+const PAPER_B = { 'gp-recursion': './experiments/gp-recursion.mjs', 'tiny-lm': './experiments/tiny-lm.mjs',
+  'mlp-lm': './experiments/mlp-lm.mjs' };
 if (Object.hasOwn(PAPER_B, process.argv[2])) {
   const { main } = await import(PAPER_B[process.argv[2]]);
   process.exit(await main(process.argv.slice(3)).catch((e) => (console.error(`experiment: ${e.message}`), 1)));
@@ -69,9 +70,10 @@ const command = positionals[0];
 if (command !== 'race' && command !== 'all-tasks') usage(command ? `unknown command '${command}'` : 'no command');
 const tasks = command === 'race' ? [values.task ?? usage('race needs --task')] : BUILTIN;
 const settings = settingsFrom(values);
-const outDir = values.out ?? fileURLToPath(new URL('../docs/experiments/', import.meta.url));
+// A git-ignored folder unless --out says otherwise (docs/experiments holds the committed runs).
+const outDir = values.out ?? fileURLToPath(new URL('../build/experiments/', import.meta.url));
 
-const pa = installPaperA(await loadGateLab());
+const pa = await loadGateLab();
 console.log(`# race: ${settings.seeds} seeds × ${settings.steps} steps, ${settings.optimizer} lr ${settings.lrs.join('/')}, `
   + `batch ${settings.batch}, ${settings.loss}, ${settings.count} points (noise ${settings.noise}), `
   + `${settings.widthRule === 'budget' ? `budget ${settings.budget} parameters` : `Shazeer 2/3 of mlp ${settings.mlpHidden}`}\n`);

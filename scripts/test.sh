@@ -10,5 +10,7 @@ ctest --test-dir build/native --output-on-failure -j"$jobs"
 echo "== C++ tests, wasm under node"
 ctest --test-dir build/wasm --output-on-failure -j"$jobs"
 echo "== JavaScript and browser tests"
-# A hung test fails after 5 minutes instead of holding CI to its limit.
+# A hung test fails after 5 minutes instead of holding CI to its limit. A directory is searched
+# recursively for *.test.mjs, so the area folders of tests/browser (base/, runner/, paper-a/,
+# paper-b/, site/) are all found.
 node --test --test-concurrency=1 --test-timeout=300000 tests/js/ tests/browser/

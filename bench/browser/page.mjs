@@ -60,8 +60,7 @@ export async function runBench({ quick, benches }) {
     log(`warning: ONNX Runtime Web unavailable: ${error.message}`);
   }
   const { loadGateLab } = await import('/lib/gatelab.js');
-  const { installPaperA } = await import('/lib/paper-a.js');
   const lab = await loadGateLab();
-  const rows = await runJsSuite({ gatelab, tf, ort, lab, installPaperA, quick, log });
+  const rows = await runJsSuite({ gatelab, tf, ort, lab, quick, log });
   return { cpp, rows, userAgent: navigator.userAgent, crossOriginIsolated };
 }

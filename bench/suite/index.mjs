@@ -19,13 +19,13 @@ export function timingFor(quick) {
 }
 
 /**
- * @param {{ gatelab?: object, tf?: object, ort?: object, lab: object, installPaperA: Function,
+ * @param {{ gatelab?: object, tf?: object, ort?: object, lab: import('../../web/lib/gatelab.js').GateLab,
  *   quick: boolean, log: (s: string) => void }} env  gatelab: the bench_module instance
  *   (GateLab's matmul); tf with the 'wasm' and 'cpu' backends registered; ort set to one wasm
  *   thread; any of these may be missing (its columns are left out).
  * @returns {Promise<object[]>} rows as bench/run.mjs documents them
  */
-export async function runJsSuite({ gatelab, tf, ort, lab, installPaperA, quick, log }) {
+export async function runJsSuite({ gatelab, tf, ort, lab, quick, log }) {
   const timing = timingFor(quick);
   const shapes = quick ? QUICK_MATMUL_SHAPES : MATMUL_SHAPES;
   const tfBackends = tf ? ['wasm', 'cpu'] : [];
@@ -39,7 +39,7 @@ export async function runJsSuite({ gatelab, tf, ort, lab, installPaperA, quick, 
     }
   };
   await section('matmul', () => matmulRows({ gatelab, tf, ort, shapes, timing, log }));
-  await section('training throughput', () => trainingRows({ lab, installPaperA, tf, tfBackends, quick, timing, log }));
+  await section('training throughput', () => trainingRows({ lab, tf, tfBackends, quick, timing, log }));
   await section('figure frame', () => frameRows({ lab, tf, tfBackends: tf ? ['wasm'] : [], quick, timing, log }));
   return rows;
 }

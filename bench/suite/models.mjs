@@ -32,11 +32,6 @@ const STEPS_PER_CALL = 100;
 // (TF.js, ~1.5k steps/s, never gets near the cap within a measurement.)
 export const MAX_STEPS_PER_TRAINER = 20000;
 
-/** The paper-A API on a lab: lab itself once gatelab.js installs it, else installPaperA(lab). */
-export function paperA(lab, installPaperA) {
-  return typeof lab.createTrainer === 'function' ? lab : installPaperA(lab);
-}
-
 function trainerOptions(model, batchSize, evalEvery, { points }) {
   return { data: { task: 'circle', count: 2 * points, trainFraction: 0.5, noise: 0.1, seed: 3 },
     kind: model.kind, activation: model.activation, hidden: HIDDEN, rank: 1, seed: 5,
@@ -123,8 +118,7 @@ const batchLabel = (batch, points) => (batch ? `${points} pts, batch ${batch}` :
  * Training rows: 'wasm' (GateLab), and for each TF.js backend in `tfBackends` its column.
  * Also returns a 'train_call' row: one trainer.step(1) with evaluation every step.
  */
-export async function trainingRows({ lab, installPaperA, tf, tfBackends, quick, timing, log }) {
-  const api = paperA(lab, installPaperA);
+export async function trainingRows({ lab, tf, tfBackends, quick, timing, log }) {
   const points = quick ? 50 : 500;
   const rows = [];
   for (const model of MODELS) {
@@ -132,7 +126,7 @@ export async function trainingRows({ lab, installPaperA, tf, tfBackends, quick, 
       const shape = batchLabel(batch, points);
       const op = `train_${model.name}`;
       const options = trainerOptions(model, batch, STEPS_PER_CALL, { points });
-      let trainer = api.createTrainer(options);
+      let trainer = lab.createTrainer(options);
       let stepsOnTrainer = 0;
       const data = trainer.data(), weights = trainer.weights();
       const loops = [];
@@ -143,7 +137,7 @@ export async function trainingRows({ lab, installPaperA, tf, tfBackends, quick, 
         const fns = { wasm: () => {
           if (stepsOnTrainer >= MAX_STEPS_PER_TRAINER) {
             trainer.dispose();
-            trainer = api.createTrainer(options);
+            trainer = lab.createTrainer(options);
             stepsOnTrainer = 0;
           }
           if (trainer.step(STEPS_PER_CALL).done !== STEPS_PER_CALL) short++;
@@ -189,7 +183,7 @@ export async function trainingRows({ lab, installPaperA, tf, tfBackends, quick, 
   }
   // Latency of one coarse call as a figure that steps once per animation frame makes it:
   // step(1) with the curves evaluated on both splits (1000 points) every step, record copied out.
-  const trainer = api.createTrainer(trainerOptions(MODELS[2], 0, 1, { points }));
+  const trainer = lab.createTrainer(trainerOptions(MODELS[2], 0, 1, { points }));
   try {
     const t = await timeCalls(() => trainer.step(1), timing);
     rows.push({ column: 'wasm', bench: 'train', op: 'train_call gated step(1)+eval', shape: batchLabel(0, points),

@@ -126,14 +126,17 @@ std::string to_config(const val& j, RankApproxOptions& o) {
   return validate(o);
 }
 
-// out: d_in rows of (rank, error, parameters, flops, energy).
+// out: d_in slots of 8 floats (rank, error, parameters, flops, energy, one-per-pair error,
+// one-per-pair energy, exact 0/1); rows r = 1 … r*, then zeros (rank 0 ends the rows).
 std::string rank_approx(const val& j, Ptr out) {
   RankApproxOptions o;
   return run_if_ok(to_config(j, o), [&] {
     std::vector<double> rows;
     for (const RankApproxRow& r : rank_approximation(o)) {
-      rows.insert(rows.end(), {double(r.rank), r.error, double(r.parameters), r.flops, r.energy});
+      rows.insert(rows.end(), {double(r.rank), r.error, double(r.parameters), r.flops, r.energy, r.one_per_pair_error,
+                               r.one_per_pair_energy, r.exact ? 1.0 : 0.0});
     }
+    rows.resize(std::size_t(8) * o.d_in, 0.0);
     copy_out(rows, out);
   });
 }

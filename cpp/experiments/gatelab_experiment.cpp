@@ -1,6 +1,6 @@
-// gatelab_experiment: the native runner of paper B's experiments (issue 6).
+// gatelab_experiment: the native runner of the experiments.
 //   gatelab_experiment gp-recursion [--quick] [--seeds N] [--threads K] [--out FILE] [overrides]
-//   gatelab_experiment tiny-lm --text FILE [--quick] [--seeds N] [--threads K] [--out FILE] [overrides]
+//   gatelab_experiment lm-variants | lm-job | lm-jobs --experiment mlp-lm|tiny-lm …   (lm_commands.cpp)
 // Every (model, seed) job is independent and deterministic; K std::threads take jobs from a
 // shared counter, so the results do not depend on K or on scheduling. Progress goes to
 // stderr as it happens, the result JSON to FILE (or stdout). scripts/experiments/*.mjs run
@@ -20,91 +20,13 @@
 #include <vector>
 
 #include "experiment_gp.hpp"
-#include "experiment_tinylm.hpp"
+#include "runner_support.hpp"
 
 using namespace gatelab;
 
 namespace {
 
-std::mutex print_mutex;
-
-void say(const std::string& line) {
-  std::lock_guard<std::mutex> lock(print_mutex);
-  std::fprintf(stderr, "%s\n", line.c_str());
-  std::fflush(stderr);
-}
-
-[[noreturn]] void fail(const std::string& message) {
-  std::fprintf(stderr, "gatelab_experiment: %s\n", message.c_str());
-  std::exit(2);
-}
-
-struct Args {
-  std::string command;
-  std::map<std::string, std::string> options;
-  bool has(const std::string& k) const { return options.count(k) != 0; }
-  double number(const std::string& k, double fallback) const {
-    auto it = options.find(k);
-    if (it == options.end()) return fallback;
-    char* end = nullptr;
-    const double v = std::strtod(it->second.c_str(), &end);
-    if (end == it->second.c_str() || *end != '\0') fail("--" + k + " must be a number (got '" + it->second + "')");
-    return v;
-  }
-  int integer(const std::string& k, int fallback) const { return static_cast<int>(number(k, fallback)); }
-  std::string text(const std::string& k, const std::string& fallback) const {
-    auto it = options.find(k);
-    return it == options.end() ? fallback : it->second;
-  }
-};
-
-Args parse(int argc, char** argv) {
-  Args a;
-  if (argc < 2) fail("usage: gatelab_experiment gp-recursion|tiny-lm [--quick] [--seeds N] [--threads K] [--out FILE]");
-  a.command = argv[1];
-  for (int i = 2; i < argc; ++i) {
-    std::string k = argv[i];
-    if (k.rfind("--", 0) != 0) fail("unexpected argument '" + k + "'");
-    k = k.substr(2);
-    if (k == "quick") {
-      a.options[k] = "1";
-    } else {
-      if (i + 1 >= argc) fail("--" + k + " needs a value");
-      a.options[k] = argv[++i];
-    }
-  }
-  return a;
-}
-
-// Runs jobs 0 … count−1 on `threads` threads; job(i) must be thread-safe.
-void run_jobs(int count, int threads, const std::function<void(int)>& job) {
-  std::atomic<int> next{0};
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) {
-    pool.emplace_back([&] {
-      for (int i = next++; i < count; i = next++) job(i);
-    });
-  }
-  for (auto& t : pool) t.join();
-}
-
-std::string fmt(const char* format, double a, double b = 0, double c = 0) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, format, a, b, c);
-  return buf;
-}
-
-void write_output(const Args& args, const std::string& json) {
-  const std::string out = args.text("out", "");
-  if (out.empty()) {
-    std::fwrite(json.data(), 1, json.size(), stdout);
-    std::fputc('\n', stdout);
-    return;
-  }
-  std::ofstream f(out, std::ios::binary);
-  if (!f) fail("cannot write " + out);
-  f << json << '\n';
-}
+using namespace gatelab::runner;
 
 // Keeps only the models whose index is listed in --models (comma-separated), when given.
 template <class Spec>
@@ -113,8 +35,11 @@ void filter_models(const Args& args, std::vector<Spec>& models) {
   std::vector<Spec> kept;
   std::stringstream list(args.text("models", ""));
   for (std::string item; std::getline(list, item, ',');) {
-    const int i = std::atoi(item.c_str());
-    if (i < 0 || i >= int(models.size())) fail("--models index " + item + " out of range");
+    char* end = nullptr;
+    const long i = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || i < 0 || i >= long(models.size())) {
+      fail("--models needs indices from 0 to " + std::to_string(models.size() - 1) + " (got '" + item + "')");
+    }
     kept.push_back(models[i]);
   }
   models = kept;
@@ -169,61 +94,17 @@ int gp_recursion(const Args& args, int threads) {
   return 0;
 }
 
-int tiny_lm(const Args& args, int threads) {
-  if (!args.has("text")) fail("tiny-lm needs --text FILE");
-  std::ifstream f(args.text("text", ""), std::ios::binary);
-  if (!f) fail("cannot read " + args.text("text", ""));
-  std::stringstream buffer;
-  buffer << f.rdbuf();
-  const std::string text = buffer.str();
-
-  TinyLmExperimentConfig c = tinylm_experiment_defaults(args.has("quick"));
-  c.seeds = args.integer("seeds", c.seeds);
-  c.train_steps = args.integer("steps", c.train_steps);
-  c.train.context = args.integer("context", c.train.context);
-  c.train.batch = args.integer("batch", c.train.batch);
-  c.train.lr = static_cast<float>(args.number("lr", c.train.lr));
-  c.train.eta = static_cast<float>(args.number("eta", c.train.eta));
-  c.train.layers = args.integer("layers", c.train.layers);
-  c.max_chars = args.integer("chars", c.max_chars);
-  filter_models(args, c.models);
-  const auto started = std::chrono::steady_clock::now();
-  TinyLmData data;
-  if (std::string e = tinylm_prepare(c, text, data); !e.empty()) fail(e);
-  if (std::string e = validate(c, data); !e.empty()) fail(e);
-  const TinyLmBaselines baselines = tinylm_baselines(data);
-  say(fmt("tiny-lm: %.0f models x %.0f seeds, %.0f steps each", double(c.models.size()), c.seeds, c.train_steps) +
-      fmt("; %.0f train / %.0f validation characters,", double(data.train.size()), double(data.validation.size())) +
-      fmt(" vocabulary %.0f; unigram %.4f nats", data.vocab.size(), baselines.unigram));
-  const int jobs = static_cast<int>(c.models.size()) * c.seeds;
-  std::vector<TinyLmRunResult> runs(jobs);
-  std::atomic<int> finished{0};
-  run_jobs(jobs, threads, [&](int i) {
-    const int model = i / c.seeds, seed = 1 + i % c.seeds;
-    const std::string name = c.models[model].label + " seed " + std::to_string(seed);
-    double reported = 0;
-    runs[i] = tinylm_run(c, model, seed, data, [&](double fraction, double loss) {
-      if (fraction - reported < 0.25 && fraction < 1) return;
-      reported = fraction;
-      say("  " + name + fmt(": %3.0f %%, train loss %.4f", 100 * fraction, loss));
-    });
-    const TinyLmRunResult& r = runs[i];
-    say(fmt("[%2.0f/%.0f] ", ++finished, jobs) + name + fmt(": validation loss %.4f, perplexity %.3f", r.val_loss,
-        r.val_perplexity) + fmt(" (%.0f params, %.1f s)", double(r.parameters), r.seconds) +
-        (r.error.empty() ? "" : " ERROR " + r.error) + (r.diverged ? " DIVERGED" : ""));
-  });
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  write_output(args, tinylm_experiment_json(c, data, baselines, runs, seconds, threads));
-  return 0;
-}
-
 }  // namespace
+
+namespace gatelab::runner {
+int lm_command(const Args& args, int threads);  // lm_commands.cpp
+}  // namespace gatelab::runner
 
 int main(int argc, char** argv) {
   const Args args = parse(argc, argv);
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   const int threads = std::clamp(args.integer("threads", static_cast<int>(hw)), 1, 64);
   if (args.command == "gp-recursion") return gp_recursion(args, threads);
-  if (args.command == "tiny-lm") return tiny_lm(args, threads);
-  fail("unknown experiment '" + args.command + "' (gp-recursion, tiny-lm)");
+  if (args.command.rfind("lm-", 0) == 0) return lm_command(args, threads);
+  fail("unknown experiment '" + args.command + "' (gp-recursion, lm-variants, lm-job, lm-jobs)");
 }

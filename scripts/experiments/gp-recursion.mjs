@@ -3,7 +3,7 @@
 // runner, prints markdown tables (held-out RMSE, mean ± std over seeds, beside the exact GP
 // posterior mean and the context-mean baseline; RMSE by context length; paired differences
 // for the paper's claims) and writes gp-recursion.json and gp-recursion.svg (quick runs:
-// gp-recursion-quick.*) to docs/experiments/ or --out.
+// gp-recursion-quick.*) to build/experiments/ (git-ignored) or --out.
 // Runner pass-through options: --dx --length --length-scale --noise --d --layers --heads
 // --hidden --eta --batch --lr --warmup --eval --models (indices, comma-separated).
 import { mkdirSync, writeFileSync } from 'node:fs';

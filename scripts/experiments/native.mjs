@@ -9,6 +9,9 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// Where runs write unless told otherwise: a git-ignored folder, so running a documented command
+// never changes a committed result. Only an explicit `--out docs/experiments` replaces those.
+export const DEFAULT_OUT = `${ROOT}build/experiments/`;
 
 /** The runner binary: $GATELAB_EXPERIMENT_BIN, else the native build's. */
 export function runnerPath() {
@@ -80,7 +83,7 @@ export const pm = (s, digits = 4) => (Number.isFinite(s.mean) ? `${s.mean.toFixe
  */
 export function commonOptions(argv, extra = []) {
   const allowed = new Set(['seeds', 'threads', 'out', 'steps', 'models', ...extra]);
-  const o = { quick: false, outDir: `${ROOT}docs/experiments/`, args: [], threads: availableParallelism() };
+  const o = { quick: false, outDir: DEFAULT_OUT, args: [], threads: availableParallelism() };
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
     if (token === '--quick') {

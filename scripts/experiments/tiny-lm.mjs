@@ -1,147 +1,116 @@
-// `npm run experiment -- tiny-lm [--quick] [--seeds N] [--threads K] [--out DIR] [--steps N]`
-// A tiny character-level language model (issue 6, MATH.md B7) on the public-domain text in
-// data/tiny-lm/: a Llama-style baseline against CEM-tied layers at T = 1 and 2. Runs the
-// native runner, prints markdown tables (validation loss, perplexity and bits per character
-// against parameter count, mean ± std over seeds; paired differences; generated samples) and
-// writes tiny-lm.json and tiny-lm.svg (quick runs: tiny-lm-quick.*) to docs/experiments/ or --out.
-// Runner pass-through options: --text FILE --context --batch --lr --eta --layers --chars
-// --models (indices, comma-separated).
-import { mkdirSync, writeFileSync } from 'node:fs';
-
-import { commonOptions, pm, ROOT, runNative, stat, statEach } from './native.mjs';
+// `npm run experiment -- tiny-lm [--quick] [--threads K] [--out DIR] [--text FILE]`
+//   Paper B's weight tying on text (docs/EXPERIMENTS.md): Llama-style blocks against tied CEM
+//   blocks at T = 1 and 2, at equal width and at about equal parameters, on the State of the
+//   Union corpus of data/lm/. A learning rate per model from the sweep on the dev split, then
+//   4 seeds scored on validation; every comparison paired by seed with a 95 % t-interval from
+//   lab.stats. Writes tiny-lm.json, .svg, .md (quick runs tiny-lm-quick.*) to build/experiments/
+//   or --out; `--plan sweep|main --jobs-dir DIR` and `--merge DIR` spread the jobs (lm-cli.mjs).
+import { lmMain, runLmExperiment } from './lm-cli.mjs';
 import { legend, PALETTE, panel, svgDocument } from './svg-plot.mjs';
 
-export const DEFAULT_TEXT = `${ROOT}data/tiny-lm/sotu-1790-1813.txt`;
-const EXTRA = ['text', 'context', 'batch', 'lr', 'eta', 'layers', 'chars'];
+// Paired comparisons fixed before the run: [first, second, claim]; difference = first − second.
+export const CLAIMS = [
+  ['cem-t2-d64', 'cem-t1-d64', 'recursion: CEM T = 2 against T = 1 (d = 64)'],
+  ['cem-t1-d64', 'llama-d64', 'tied CEM T = 1 against Llama at equal width (d = 64)'],
+  ['cem-t2-d64', 'llama-d64', 'tied CEM T = 2 against Llama at equal width (d = 64)'],
+  ['cem-t2-d80', 'llama-d64', 'tied CEM T = 2 (d = 80) against Llama (d = 64), about equal parameters'],
+  ['cem-t1-d64', 'llama-d48', 'tied CEM T = 1 (d = 64) against Llama (d = 48), about equal parameters'],
+  // quick runs
+  ['cem-t2-d16', 'cem-t1-d16', 'recursion: CEM T = 2 against T = 1 (d = 16)'],
+  ['cem-t1-d16', 'llama-d16', 'tied CEM T = 1 against Llama at equal width (d = 16)'],
+];
 
-/** Per model: { label, spec, parameters, loss, perplexity, bits, curve, diverged, samples }. */
-export function lmSummary(json) {
-  return json.models.map((spec, index) => {
-    const runs = json.runs.filter((r) => r.model === index);
-    const ok = (r, v) => (r.diverged || r.error ? NaN : v);
-    return {
-      label: spec.label, spec, parameters: runs[0]?.parameters ?? 0,
-      loss: stat(runs.map((r) => ok(r, r.valLoss))),
-      perplexity: stat(runs.map((r) => ok(r, r.valPerplexity))),
-      bits: stat(runs.map((r) => ok(r, r.bitsPerChar))),
-      curve: { steps: runs[0]?.curveSteps ?? [], loss: statEach(runs.map((r) => r.curveValLoss)) },
-      diverged: runs.filter((r) => r.diverged).length,
-      errors: runs.filter((r) => r.error).map((r) => r.error),
-      seeds: runs.length,
-      samples: runs.map((r) => r.sample),
-      seconds: runs.reduce((a, r) => a + r.seconds, 0),
-    };
-  });
-}
-
-/** Paired differences of validation loss between models of the same seed (by label pattern). */
-export function lmClaims(json) {
-  const find = (test) => json.models.findIndex(test);
-  const cemAt = (steps, d) => find((m) => m.family === 'cem' && m.steps === steps && m.d === d);
-  const llamaAt = (d) => find((m) => m.family === 'standard' && m.d === d);
-  const widest = Math.max(...json.models.filter((m) => m.family === 'standard').map((m) => m.d));
-  const pairs = [
-    [cemAt(2, widest), cemAt(1, widest), `recursion: CEM T = 2 against T = 1 (d = ${widest})`],
-    [cemAt(1, widest), llamaAt(widest), `tied CEM T = 1 against Llama at equal width (d = ${widest})`],
-    [cemAt(2, widest), llamaAt(widest), `tied CEM T = 2 against Llama at equal width (d = ${widest})`],
-  ];
-  // Parameter-matched pairs: each CEM model against the Llama model closest in parameters.
-  const params = (i) => json.runs.find((r) => r.model === i)?.parameters ?? 0;
-  json.models.forEach((m, i) => {
-    if (m.family !== 'cem') return;
-    const llamas = json.models.map((x, k) => k).filter((k) => json.models[k].family === 'standard');
-    if (!llamas.length) return;
-    const k = llamas.reduce((best, c) => (Math.abs(params(c) - params(i)) < Math.abs(params(best) - params(i)) ? c : best));
-    if (json.models[k].d === m.d) return;
-    pairs.push([i, k, `${m.label} (${params(i)}) against ${json.models[k].label} (${params(k)}), about equal parameters`]);
-  });
-  const out = [];
-  for (const [a, b, claim] of pairs) {
-    if (a < 0 || b < 0) continue;
-    const loss = (i) => new Map(json.runs.filter((r) => r.model === i && !r.error && !r.diverged).map((r) => [r.seed, r.valLoss]));
-    const [la, lb] = [loss(a), loss(b)];
-    const seeds = [...la.keys()].filter((s) => lb.has(s));
-    if (!seeds.length) continue;
-    const diffs = seeds.map((s) => la.get(s) - lb.get(s));
-    out.push({ claim, diff: stat(diffs), wins: diffs.filter((d) => d < 0).length, seeds: seeds.length });
+function lossesBySeed(results) {
+  const out = new Map();
+  for (const j of results.main.filter((x) => x.phase === 'main')) {
+    if (!out.has(j.variant)) out.set(j.variant, new Map());
+    out.get(j.variant).set(j.seed, j.diverged ? NaN : j.loss);
   }
   return out;
 }
 
-/** Markdown tables: { main, claims, samples }. */
-export function lmTables(json) {
-  const models = lmSummary(json);
-  const main = ['| model | d | M | parameters | validation loss (nats/char) | perplexity | bits/char | diverged |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|'];
-  for (const m of models) {
-    main.push(`| ${m.label} | ${m.spec.d} | ${m.spec.hidden} | ${m.parameters} | ${pm(m.loss)} | ${pm(m.perplexity, 3)} | `
-      + `${pm(m.bits, 3)} | ${m.diverged}/${m.seeds} |`);
-  }
-  const b = json.baselines;
-  main.push(`| *unigram (train frequencies)* | – | – | ${json.settings.vocabulary - 1} | ${b.unigram.toFixed(4)} | `
-    + `${Math.exp(b.unigram).toFixed(3)} | ${(b.unigram / Math.LN2).toFixed(3)} | – |`);
-  main.push(`| *uniform over ${json.settings.vocabulary} characters* | – | – | 0 | ${b.uniform.toFixed(4)} | `
-    + `${Math.exp(b.uniform).toFixed(3)} | ${(b.uniform / Math.LN2).toFixed(3)} | – |`);
-  const claims = ['| comparison (paired by seed) | Δ validation loss (a − b) | a better in |', '|---|---:|---:|'];
-  for (const c of lmClaims(json)) claims.push(`| ${c.claim} | ${pm(c.diff)} | ${c.wins}/${c.seeds} seeds |`);
-  const oneLine = (s) => s.replace(/\s+/g, ' ');
-  const samples = [`Prompt: "${oneLine(json.settings.samplePrompt)}"`, '',
-    ...models.map((m) => `- ${m.label}, seed 1: "${oneLine(m.samples[0] ?? '')}"`)];
-  return { main: main.join('\n'), claims: claims.join('\n'), samples: samples.join('\n') };
+export function analyse(results, stats) {
+  const byVariant = lossesBySeed(results);
+  const models = results.variants.map((v) => {
+    const runs = results.main.filter((j) => j.phase === 'main' && j.variant === v.name);
+    const losses = runs.filter((r) => !r.diverged).map((r) => r.loss);
+    return { ...v, lr: results.rates[v.name]?.lr, atEdge: results.rates[v.name]?.atEdge,
+      parameters: runs[0]?.parameters ?? 0, loss: losses.length ? stats.summary(losses) : null,
+      diverged: runs.filter((r) => r.diverged).length, seeds: runs.length, samples: runs.map((r) => r.sample) };
+  });
+  const claims = CLAIMS.filter(([a, b]) => byVariant.has(a) && byVariant.has(b)).map(([a, b, claim]) => {
+    const la = byVariant.get(a);
+    const lb = byVariant.get(b);
+    const seeds = [...la.keys()].filter((s) => Number.isFinite(la.get(s)) && Number.isFinite(lb.get(s)));
+    const diff = seeds.length >= 2 ? stats.paired(seeds.map((s) => la.get(s)), seeds.map((s) => lb.get(s))) : null;
+    const resolved = diff && (diff.ci95[0] > 0 || diff.ci95[1] < 0);
+    const verdict = !diff ? 'n/a' : !resolved ? 'not reproduced at this scale (the interval includes 0)'
+      : diff.mean < 0 ? 'the first is better' : 'the second is better';
+    return { a, b, claim, diff, seeds: seeds.length, wins: seeds.filter((s) => la.get(s) < lb.get(s)).length, verdict };
+  });
+  const corpus = results.main.find((j) => j.corpus)?.corpus ?? null;
+  return { models, claims, corpus };
 }
 
-/** Validation loss against parameter count, and validation loss while training. */
-export function lmSvg(json, title) {
-  const models = lmSummary(json);
+const f4 = (v) => (Number.isFinite(v) ? v.toFixed(4) : 'n/a');
+const signed = (v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(4)}` : 'n/a');
+
+export function report(a, results) {
+  const s = results.settings;
+  const c = a.corpus;
+  const main = ['| model | d | M | parameters | lr (from dev) | validation loss (nats/char) [95 % CI] | perplexity | bits/char | diverged |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const m of a.models) {
+    const l = m.loss;
+    main.push(`| ${m.label} | ${m.d} | ${m.hidden} | ${m.parameters} | ${m.lr}${m.atEdge ? ' (edge)' : ''} | `
+      + `${l ? `${f4(l.mean)} [${f4(l.ci95[0])}, ${f4(l.ci95[1])}]` : 'n/a'} | ${l ? Math.exp(l.mean).toFixed(3) : 'n/a'} | `
+      + `${l ? (l.mean / Math.LN2).toFixed(3) : 'n/a'} | ${m.diverged}/${m.seeds} |`);
+  }
+  if (c) main.push(`| uniform (log V) | | | | | ${f4(c.uniform)} | | | |`, `| unigram (train frequencies) | | | | | ${f4(c.unigram)} | | | |`);
+  const rates = ['| model | rates tried: dev loss | chosen |', '|---|---|---:|'];
+  for (const v of results.variants) {
+    const r = results.rates[v.name];
+    rates.push(`| ${v.label} | ${r.tried.map((t) => `${t.lr}: ${f4(t.devLoss)}`).join(' · ')} | ${r.lr} |`);
+  }
+  const claims = ['| comparison (first − second) | difference [95 % CI] | seeds first better | verdict |', '|---|---:|---:|---|'];
+  for (const k of a.claims) {
+    claims.push(`| ${k.claim} | ${k.diff ? `${signed(k.diff.mean)} [${signed(k.diff.ci95[0])}, ${signed(k.diff.ci95[1])}]` : 'n/a'} | `
+      + `${k.wins}/${k.seeds} | ${k.verdict} |`);
+  }
+  const samples = a.models.map((m) => `- **${m.label}**: ${JSON.stringify((m.samples[0] ?? '').slice(0, 120))}`);
+  return [`## tiny-lm: ${c ? `${c.trainChars} train / ${c.devChars} dev / ${c.validationChars} validation characters, vocabulary ${c.vocabulary}; ` : ''}`
+    + `context ${s.context}, ${s.layers} blocks, ${s.heads} heads, η = ${s.eta}; ${s.steps} steps × ${s.batch} windows; ${s.seeds} seeds`, '',
+  ...main, '', '### Learning rates (dev split, sweep seed)', '', ...rates, '', '### Paired by seed', '', ...claims, '',
+  '### Samples (seed 1, temperature 0.8)', '', ...samples, ''].join('\n');
+}
+
+export function svg(results, a) {
   const dots = (test, label, color) => ({ label, color, marker: true, bars: true, noLine: true,
-    points: models.filter(test).map((m) => ({ x: m.parameters, y: m.loss.mean, lo: m.loss.mean - m.loss.std,
-      hi: m.loss.mean + m.loss.std })) });
-  const byT = [...new Set(models.filter((m) => m.spec.family === 'cem').map((m) => m.spec.steps))].sort();
-  const scatter = [dots((m) => m.spec.family === 'standard', 'Llama-style (untied)', PALETTE[0]),
-    ...byT.map((t, i) => dots((m) => m.spec.family === 'cem' && m.spec.steps === t, `CEM tied, T = ${t}`, PALETTE[1 + i]))];
-  const curves = models.map((m, i) => ({ label: m.label, color: PALETTE[i % PALETTE.length], band: true,
-    points: m.curve.steps.map((s, k) => ({ x: s, y: m.curve.loss[k].mean, lo: m.curve.loss[k].mean - m.curve.loss[k].std,
-      hi: m.curve.loss[k].mean + m.curve.loss[k].std })) }));
+    points: a.models.filter((m) => test(m) && m.loss).map((m) => ({ x: m.parameters, y: m.loss.mean, lo: m.loss.ci95[0], hi: m.loss.ci95[1] })) });
+  const byT = [...new Set(a.models.filter((m) => m.family === 'cem').map((m) => m.steps))].sort();
+  const scatter = [dots((m) => m.family === 'standard', 'Llama-style (untied)', PALETTE[0]),
+    ...byT.map((t, i) => dots((m) => m.family === 'cem' && m.steps === t, `CEM tied, T = ${t}`, PALETTE[1 + i]))];
+  const curves = a.models.map((m, i) => {
+    const runs = results.main.filter((j) => j.phase === 'main' && j.variant === m.name && !j.diverged);
+    return { label: m.label, color: PALETTE[i % PALETTE.length],
+      points: (runs[0]?.curveSteps ?? []).map((step, k) => ({ x: step, y: runs.reduce((sum, r) => sum + r.curveValLoss[k], 0) / runs.length })) };
+  });
   const w = 380, h = 240, top = 60;
-  const body = [
-    panel({ x0: 60, y0: top, width: w, height: h, title: 'validation loss against parameters (±1 sd)',
-      xLabel: 'parameters', yLabel: 'nats per character', series: scatter }),
-    panel({ x0: 60 + w + 80, y0: top, width: w, height: h, title: 'validation loss while training (±1 sd)',
-      xLabel: 'step', series: curves }),
-    legend(60, top + h + 55, scatter),
-    legend(60 + w + 80, top + h + 55, curves),
-  ].join('\n');
-  return svgDocument(60 + 2 * w + 80 + 30, top + h + 55 + 17 * Math.max(scatter.length, curves.length) + 10, title, body);
+  const body = [panel({ x0: 60, y0: top, width: w, height: h, title: 'validation loss against parameters (95 % CI)',
+    xLabel: 'parameters', yLabel: 'nats per character', series: scatter }),
+  panel({ x0: 60 + w + 80, y0: top, width: w, height: h, title: 'validation loss while training (mean over seeds)', xLabel: 'step', series: curves }),
+  legend(60, top + h + 55, scatter), legend(60 + w + 80, top + h + 55, curves)].join('\n');
+  const s = results.settings;
+  return svgDocument(60 + 2 * w + 80 + 30, top + h + 55 + 17 * Math.max(scatter.length, curves.length) + 10,
+    `tiny-lm: context ${s.context}, ${s.layers} blocks, ${s.steps} steps × ${s.batch} windows, ${s.seeds} seeds`, body);
 }
 
-/** Runs the experiment; returns { json, tables, files }. */
-export async function runTinyLm(argv = [], { quiet = false, write = true } = {}) {
-  const options = commonOptions(argv, EXTRA);
-  if (!options.args.includes('--text')) options.args.push('--text', DEFAULT_TEXT);
-  const json = await runNative('tiny-lm', options.args, { quiet });
-  const tables = lmTables(json);
-  const files = [];
-  if (write) {
-    const s = json.settings;
-    const name = `tiny-lm${options.quick ? '-quick' : ''}`;
-    mkdirSync(options.outDir, { recursive: true });
-    writeFileSync(`${options.outDir}${name}.json`, `${JSON.stringify(json, null, 1)}\n`);
-    const title = `Tiny character LM (${s.trainChars + s.validationChars} characters, vocabulary ${s.vocabulary}): `
-      + `context ${s.context}, ${s.layers} layers, ${s.trainSteps} steps × ${s.batch} windows, ${s.seeds} seeds`;
-    writeFileSync(`${options.outDir}${name}.svg`, lmSvg(json, title));
-    files.push(`${options.outDir}${name}.json`, `${options.outDir}${name}.svg`);
-  }
-  return { json, tables, files };
+export const KIT = { analyse, report, svg };
+
+export function runTinyLm(argv = [], options = {}) {
+  return runLmExperiment('tiny-lm', argv, KIT, options);
 }
 
-/** CLI entry (scripts/experiment.mjs dispatches here); returns the exit code. */
-export async function main(argv) {
-  const { json, tables, files } = await runTinyLm(argv);
-  const s = json.settings;
-  console.log(`\n## tiny-lm: ${s.trainChars} train / ${s.validationChars} validation characters, vocabulary ${s.vocabulary}; `
-    + `context ${s.context}, ${s.layers} layers, ${s.heads} heads, η = ${s.eta}; ${s.trainSteps} steps × ${s.batch} windows, `
-    + `lr ${Number(s.lr.toPrecision(6))}; ${s.seeds} seeds\n`);
-  console.log(`${tables.main}\n\n### Paired by seed\n\n${tables.claims}\n\n### Samples (temperature 0.8)\n\n${tables.samples}\n`);
-  console.log(`${json.seconds.toFixed(1)} s on ${json.threads} threads; wrote ${files.join(', ')}`);
-  return 0;
+export function main(argv) {
+  return lmMain('tiny-lm', argv, KIT);
 }

@@ -138,6 +138,18 @@ export function typesetMath(page, { skip = '.katex, code, pre', raw = /\\\(|\$\$
   }, [skip, raw.source]);
 }
 
+/**
+ * The point at fractions (fx, fy) of a locator's box, relative to its top-left corner, for
+ * `locator.click({ position })` and `locator.hover({ position })`. Only the size is measured:
+ * the locator action scrolls the element into view and finds it on the page itself, so a
+ * layout change between two actions (the page scrolled, a line of text above grew) cannot
+ * send the pointer to where the element used to be.
+ */
+export async function positionIn(locator, fx, fy) {
+  const { width, height } = await locator.boundingBox();
+  return { x: width * fx, y: height * fy };
+}
+
 export function screenshotPath(name) {
   return join(artifacts, `${name}.png`);
 }

@@ -1,4 +1,4 @@
-// Compiled with tsc --noEmit (tests/js/cem-types.test.mjs): the paper-B figures as a page script uses them.
+// Compiled with tsc --noEmit (tests/js/cem/types.test.mjs): the paper-B figures as a page script uses them.
 import { FIGURES, type GateLabEnergy, type GateLabPrecond } from '../../web/components/index.js';
 
 const energy: GateLabEnergy = document.createElement('gatelab-energy');

@@ -1,4 +1,4 @@
-// Must NOT compile: tests/js/cem-types.test.mjs checks that tsc rejects each line marked below.
+// Must NOT compile: tests/js/cem/types.test.mjs checks that tsc rejects each line marked below.
 import { loadGateLab } from '../../web/lib/gatelab.js';
 
 async function main(): Promise<void> {

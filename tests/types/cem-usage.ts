@@ -1,4 +1,4 @@
-// Compiled with tsc --noEmit (tests/js/cem-types.test.mjs): the lab.cem contract as a user writes it.
+// Compiled with tsc --noEmit (tests/js/cem/types.test.mjs): the lab.cem contract as a user writes it.
 import { loadGateLab, GateLabError, type CemAttention, type CemAttentionParams, type CemMlp } from '../../web/lib/gatelab.js';
 
 async function main(): Promise<void> {

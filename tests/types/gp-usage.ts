@@ -1,4 +1,4 @@
-// Compiled with tsc --noEmit (tests/js/gp-types.test.mjs): the lab.gp contract of issue 6 as a user writes it.
+// Compiled with tsc --noEmit (tests/js/gp/types.test.mjs): lab.gp as a user writes it.
 import { loadGateLab, GateLabError, type Gp, type GpModelOptions, type GpPosterior, type GpSequence,
   type GpSession } from '../../web/lib/gatelab.js';
 
@@ -16,10 +16,13 @@ async function main(): Promise<void> {
   const variance: Float32Array = p.variance;
   const contextMean: Float32Array = p.contextMean;
   const q: GpPosterior = gp.posteriorAt({ dx: 2, length: 8 }, seq, 4, new Float32Array(6));
+  // The older spelling 'per_head' still compiles (and runs), so no caller breaks.
   const options: GpModelOptions = { dx: 2, length: 8, family: 'cem', steps: 2, diagonal: 'per_head', precond: 'psd',
     precondRank: 2, d: 16, layers: 2, heads: 2, hidden: 32, eta: 0.25, batch: 8, lr: 0.003, warmup: 20, clipNorm: 1, seed: 3 };
   const session: GpSession = gp.createSession(options);
   const standard: GpSession = gp.createSession({ family: 'standard' });
+  const perHead: GpSession = gp.createSession({ diagonal: 'per-head' });
+  const diagonal: 'none' | 'per-head' | 'shared' = perHead.options.diagonal;
   const defaults: GpSession = gp.createSession();
   const losses: Float32Array = session.train(10);
   session.train();
@@ -33,11 +36,11 @@ async function main(): Promise<void> {
   try {
     gp.createSession({ lengthScale: -1 });
   } catch (error) {
-    if (error instanceof GateLabError) console.log(error.argument);
+    if (error instanceof GateLabError && error.code === 'out-of-range') console.log(error.argument);
   }
-  for (const s of [session, standard, defaults]) s.dispose();
+  for (const s of [session, standard, defaults, perHead]) s.dispose();
   const gone: boolean = session.disposed;
   console.log(lengthScale, family, one, x, mean, variance, contextMean, q, losses, all, prediction, at, steps, count,
-    diverged, filled, gone);
+    diverged, filled, gone, diagonal);
 }
 void main();

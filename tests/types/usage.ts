@@ -1,4 +1,4 @@
-// Compiled with tsc --noEmit (tests/js/types.test.mjs): the contract of issue #3 as a user writes it.
+// Compiled with tsc --noEmit (tests/js/paper-a/types.test.mjs): the lab.* contract as a user writes it.
 import { loadGateLab, GateLabError, type Layer } from '../../web/lib/gatelab.js';
 
 async function main(): Promise<void> {
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   try {
     lab.createLayer({ kind: 'gated', dIn: 0, hidden: 1, dOut: 1 });
   } catch (e) {
-    if (e instanceof GateLabError) console.log(e.message, e.argument);
+    if (e instanceof GateLabError) console.log(e.message, e.argument, e.code);
   }
   [layer, swapped, scaled].forEach((l) => l.dispose());
   console.log(version, first, degree, y, gap, sgap, plane, live);

@@ -4,8 +4,8 @@
 // The same file is also the runner's worker: loaded with `new Worker(url, { type: 'module' })`
 // it answers task requests instead of defining elements (cross-origin, where a worker cannot
 // be made, the runner falls back to the main thread).
-import { configureRunner } from './lab-runner.js';
-import { serveTasks } from './worker-loop.js';
+import { configureRunner } from './runner/lab-runner.js';
+import { serveTasks } from './runner/worker-loop.js';
 
 export * from './index.js';
 export { loadGateLab, sharedGateLab, GateLabError } from '../lib/gatelab.js';

@@ -57,7 +57,7 @@ export interface ExchangePlaneState {
 }
 
 export interface ExchangeGaps {
-  /** Exchange gap of a random gated layer (MATH.md A7). */
+  /** Exchange gap of a random gated layer (docs/MATH.md §A7). */
   gated: number;
   /** Exchange gap of a random symmetric layer: 0 up to rounding. */
   symmetric: number;
@@ -117,7 +117,7 @@ declare global {
   }
 }
 
-// ---- Paper A (issue 4): gated MLPs as symmetry-broken rank-1 bilinear attention ------------
+// ---- Paper A: gated MLPs as symmetry-broken rank-1 bilinear attention ------------
 
 /** <gatelab-exchange>: one output of a random layer over the input plane (a, b, 1); Q ↔ K toggle. */
 export interface ExchangeState {
@@ -279,7 +279,7 @@ declare global {
   }
 }
 
-// ---- Paper B (issue 5): causal energy minimization ------------------------------------------
+// ---- Paper B: causal energy minimization ------------------------------------------
 
 export interface EnergyState {
   /** 2 to 8 tokens "x,y" separated by spaces, each coordinate within ±6; the last is the query. */
@@ -314,7 +314,7 @@ export interface EnergyResult {
 }
 
 /**
- * <gatelab-energy>: the energy landscape of a query token in a 2-D token space (MATH.md B2, B4–B6),
+ * <gatelab-energy>: the energy landscape of a query token in a 2-D token space (docs/MATH.md §B2, §B4–§B6),
  * its T gradient steps, draggable context tokens. Fires `computed` ({ result, state }).
  */
 export declare class GateLabEnergy extends GateLabFigure<EnergyState> {
@@ -350,7 +350,7 @@ export interface TyingState {
   seed: number;
 }
 
-/** <gatelab-tying>: a tied CEM layer and the standard layer it equals (MATH.md B2, B3). Fires `computed`. */
+/** <gatelab-tying>: a tied CEM layer and the standard layer it equals (docs/MATH.md §B2, §B3). Fires `computed`. */
 export declare class GateLabTying extends GateLabFigure<TyingState> {
   layer: TyingState['layer'];
   d: number;
@@ -378,7 +378,7 @@ export interface PrecondState {
   seed: number;
 }
 
-/** <gatelab-precond>: the spectrum of P and what an indefinite P does to the descent (MATH.md B5). Fires `computed`. */
+/** <gatelab-precond>: the spectrum of P and what an indefinite P does to the descent (docs/MATH.md §B5). Fires `computed`. */
 export declare class GateLabPrecond extends GateLabFigure<PrecondState> {
   form: PrecondState['form'];
   u1: number;
@@ -419,7 +419,7 @@ export interface GpRmse {
 }
 
 /**
- * <gatelab-gp>: in-context GP regression (MATH.md B7): four CEM transformers with T = 1, 2, 4
+ * <gatelab-gp>: in-context GP regression (docs/MATH.md §B7): four CEM transformers with T = 1, 2, 4
  * and 8 recursive steps per layer train in the worker; their predictions beside the exact GP
  * posterior. Fires `step` while training and `computed` when a run is set up.
  */

@@ -3,7 +3,8 @@
 // data-set="name=value&…" sets those attributes on the figure (the figure parses them like any
 // attribute); data-activation buttons set the exchange plane's activation.
 import renderMathInElement from '../vendor/katex/contrib/auto-render.mjs';
-import { activationLabel, formatNumber } from '../components/format.js';
+import { formatNumber } from '../components/base/format.js';
+import { activationDisplayName } from '../components/base/labels.js';
 
 renderMathInElement(document.querySelector('main'), {
   delimiters: [
@@ -39,6 +40,6 @@ for (const button of document.querySelectorAll('[data-activation]')) {
 const log = document.getElementById('figure-events');
 plane.addEventListener('computed', ({ detail }) => {
   const { gated, symmetric } = detail.gaps;
-  log.textContent = `Event "computed": ${activationLabel(detail.state.activation)}, gated gap ${formatNumber(gated)}, `
+  log.textContent = `Event "computed": ${activationDisplayName(detail.state.activation)}, gated gap ${formatNumber(gated)}, `
     + `symmetric gap ${formatNumber(symmetric)}.`;
 });

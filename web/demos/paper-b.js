@@ -3,7 +3,7 @@
 // data-set="name=value&…" sets those attributes on the figure (parsed like any attribute);
 // data-action="reflect" asks the preconditioner figure to reflect the gradient.
 import renderMathInElement from '../vendor/katex/contrib/auto-render.mjs';
-import { formatNumber } from '../components/format.js';
+import { formatNumber } from '../components/base/format.js';
 
 renderMathInElement(document.querySelector('main'), {
   delimiters: [

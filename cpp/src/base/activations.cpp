@@ -260,6 +260,21 @@ const char* activation_name(Activation a) {
   return i >= 0 && i < activation_count ? kNames[i] : "unknown";
 }
 
+const char* activation_label(Activation a) {
+  static constexpr const char* labels[activation_count] = {"identity", "ReLU",  "leaky ReLU", "ReLU²",
+                                                           "GELU",     "GELU (tanh)", "SiLU", "Swish",
+                                                           "sigmoid",  "tanh",  "softplus"};
+  const int i = static_cast<int>(a);
+  return i >= 0 && i < activation_count ? labels[i] : "unknown";
+}
+
+const char* activation_short_label(Activation a) {
+  static constexpr const char* labels[activation_count] = {"id",   "ReLU", "leaky", "ReLU²", "GELU", "GELUₜ",
+                                                           "SiLU", "Swish", "sigm", "tanh",  "softp"};
+  const int i = static_cast<int>(a);
+  return i >= 0 && i < activation_count ? labels[i] : "?";
+}
+
 std::optional<Activation> parse_activation(std::string_view name) {
   for (int i = 0; i < activation_count; ++i) {
     if (name == kNames[i]) return static_cast<Activation>(i);

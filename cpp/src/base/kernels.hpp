@@ -8,6 +8,10 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <cstring>
+
+#include "base/fastmath.hpp"
+#include "base/scalar_math.hpp"
 #include "gatelab/base/activations.hpp"
 #include "gatelab/base/matmul.hpp"
 
@@ -78,6 +82,27 @@ void act_backward(ActivationSpec spec, const S* z, S* out, std::size_t count) {
     gatelab::activation_backward(spec, z, out, count);
   } else {
     for (std::size_t i = 0; i < count; ++i) out[i] = activation_derivative(spec, static_cast<float>(z[i]));
+  }
+}
+
+// x[j] ← e^x[j] for j < count: four float lanes at a time through fm::exp (the same bits
+// in every lane position and on every platform); double through scalar::exp.
+inline void exp_inplace(double* x, int count) {
+  for (int j = 0; j < count; ++j) x[j] = scalar::exp(x[j]);
+}
+inline void exp_inplace(float* x, int count) {
+  int j = 0;
+  for (; j + 4 <= count; j += 4) {
+    fm::f32x4 v;
+    std::memcpy(&v, x + j, sizeof v);
+    v = fm::exp(v);
+    std::memcpy(x + j, &v, sizeof v);
+  }
+  if (j < count) {
+    fm::f32x4 v = fm::splat(0.0f);
+    std::memcpy(&v, x + j, sizeof(float) * (count - j));
+    v = fm::exp(v);
+    std::memcpy(x + j, &v, sizeof(float) * (count - j));
   }
 }
 

@@ -122,27 +122,30 @@ std::string CemStdAttentionT<S>::backward(const S* x, int n, const S* grad_out, 
   if (!error_.empty()) return error_;
   if (std::string e = cem_check_call(n, x, grad_out); !e.empty()) return e;
   if (!accumulate) zero_grad();
-  const int d = config_.d;
-  const std::size_t nh = std::size_t(n) * dh_;
-  std::vector<S> q(nh), k(nh), v(nh), o(nh), alpha(std::size_t(n) * n), dalpha(alpha.size());
+  const int d = config_.d, heads = config_.heads;
+  const std::size_t nh = std::size_t(n) * dh_, nn = std::size_t(n) * n;
+  // Every head's q, k, v and α, computed once for dW_O and kept for the per-head backward.
+  std::vector<S> q(heads * nh), k(q.size()), v(q.size()), alpha(heads * nn), o(nh), dalpha(nn);
   std::vector<S> concat(std::size_t(n) * d), dconcat(concat.size()), dx(concat.size(), S(0));
   std::vector<S> dq(nh), dk(nh), dv(nh), dout_h(nh);
-  for (int head = 0; head < config_.heads; ++head) {  // rebuild O for dW_O
-    std_head(params_, head, dh_, d, x, n, beta_, q.data(), k.data(), v.data(), alpha.data());
-    mm_nn(alpha.data(), v.data(), o.data(), n, n, dh_);
+  for (int head = 0; head < heads; ++head) {  // rebuild O for dW_O
+    S *qh = q.data() + head * nh, *kh = k.data() + head * nh, *vh = v.data() + head * nh;
+    std_head(params_, head, dh_, d, x, n, beta_, qh, kh, vh, alpha.data() + head * nn);
+    mm_nn(alpha.data() + head * nn, vh, o.data(), n, n, dh_);
     for (int i = 0; i < n; ++i) std::copy_n(o.data() + i * dh_, dh_, concat.data() + std::size_t(i) * d + head * dh_);
   }
   mm_tn(grad_out, concat.data(), grads_.wo.data(), d, n, d, true);  // dW_O += doutᵀ O
   mm_nn(grad_out, params_.wo.data(), dconcat.data(), n, d, d);      // dO = dout W_O
-  for (int head = 0; head < config_.heads; ++head) {
+  for (int head = 0; head < heads; ++head) {
     const std::size_t off = std::size_t(head) * dh_ * d;
-    std_head(params_, head, dh_, d, x, n, beta_, q.data(), k.data(), v.data(), alpha.data());
+    const S *qh = q.data() + head * nh, *kh = k.data() + head * nh, *vh = v.data() + head * nh;
+    const S* ah = alpha.data() + head * nn;
     for (int i = 0; i < n; ++i) std::copy_n(dconcat.data() + std::size_t(i) * d + head * dh_, dh_, dout_h.data() + i * dh_);
-    mm_tn(alpha.data(), dout_h.data(), dv.data(), n, n, dh_);       // dV = αᵀ dO
-    mm_nt(dout_h.data(), v.data(), dalpha.data(), n, dh_, n);       // dα = dO Vᵀ
-    causal_softmax_backward(alpha.data(), dalpha.data(), n, beta_);  // dS
-    mm_nn(dalpha.data(), k.data(), dq.data(), n, n, dh_);           // dQ = dS K
-    mm_tn(dalpha.data(), q.data(), dk.data(), n, n, dh_);           // dK = dSᵀ Q
+    mm_tn(ah, dout_h.data(), dv.data(), n, n, dh_);              // dV = αᵀ dO
+    mm_nt(dout_h.data(), vh, dalpha.data(), n, dh_, n);          // dα = dO Vᵀ
+    causal_softmax_backward(ah, dalpha.data(), n, beta_);       // dS
+    mm_nn(dalpha.data(), kh, dq.data(), n, n, dh_);              // dQ = dS K
+    mm_tn(dalpha.data(), qh, dk.data(), n, n, dh_);              // dK = dSᵀ Q
     mm_tn(dq.data(), x, grads_.wq.data() + off, dh_, n, d, true);
     mm_tn(dk.data(), x, grads_.wk.data() + off, dh_, n, d, true);
     mm_tn(dv.data(), x, grads_.wv.data() + off, dh_, n, d, true);

@@ -37,26 +37,7 @@ using kernels::mm_nn;
 using kernels::mm_nt;
 using kernels::mm_tn;
 
-// x[j] ← e^x[j] for j < count: four float lanes at a time through fm::exp (the same bits
-// in every lane position and on every platform); double through portable_exp.
-inline void exp_inplace(double* x, int count) {
-  for (int j = 0; j < count; ++j) x[j] = exp(x[j]);
-}
-inline void exp_inplace(float* x, int count) {
-  int j = 0;
-  for (; j + 4 <= count; j += 4) {
-    fm::f32x4 v;
-    std::memcpy(&v, x + j, sizeof v);
-    v = fm::exp(v);
-    std::memcpy(x + j, &v, sizeof v);
-  }
-  if (j < count) {
-    fm::f32x4 v = fm::splat(0.0f);
-    std::memcpy(&v, x + j, sizeof(float) * (count - j));
-    v = fm::exp(v);
-    std::memcpy(x + j, &v, sizeof(float) * (count - j));
-  }
-}
+using kernels::exp_inplace;
 
 // Row-wise causal softmax in place: s (n×n) holds raw scores; row i becomes
 // softmax_j≤i(beta · s_ij) and entries j > i become 0.

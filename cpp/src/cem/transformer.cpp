@@ -191,45 +191,83 @@ void CemTransformerT<S>::zero_grad() {
   for (const auto& v : parameters()) std::fill(v.grad, v.grad + v.size, S(0));
 }
 
+// Attention mixes the tokens of one sequence: it runs sequence by sequence (n tokens each).
 template <class S>
 std::string CemTransformerT<S>::attention_forward(int l, const S* in, int n, S* out) {
-  return config_.family == CemFamily::cem ? cem_attn_[l].forward(in, n, out) : std_attn_[l].forward(in, n, out);
-}
-
-template <class S>
-std::string CemTransformerT<S>::mlp_forward(int l, const S* in, int n, S* out) {
-  if (config_.family == CemFamily::cem) return cem_mlp_[l].forward(in, n, out);
-  std_mlp_[l].forward(in, n, out);
+  const std::size_t stride = std::size_t(n) * config_.d;
+  for (int b = 0; b < cached_sequences_; ++b) {
+    const S* x = in + b * stride;
+    S* y = out + b * stride;
+    if (std::string e = config_.family == CemFamily::cem ? cem_attn_[l].forward(x, n, y) : std_attn_[l].forward(x, n, y);
+        !e.empty()) {
+      return e;
+    }
+  }
   return "";
 }
 
+// The MLPs act on each token alone: one call over all rows of all sequences.
+template <class S>
+std::string CemTransformerT<S>::mlp_forward(int l, const S* in, int rows, S* out) {
+  if (config_.family == CemFamily::cem) return cem_mlp_[l].forward(in, rows, out);
+  std_mlp_[l].forward(in, rows, out);
+  return "";
+}
+
+// Gradients accumulate sequence after sequence, in the order one long pass would add them.
 template <class S>
 std::string CemTransformerT<S>::attention_backward(int l, const S* in, int n, const S* dout, S* din) {
-  return config_.family == CemFamily::cem ? cem_attn_[l].backward(in, n, dout, din, true)
-                                          : std_attn_[l].backward(in, n, dout, din, true);
+  const std::size_t stride = std::size_t(n) * config_.d;
+  for (int b = 0; b < cached_sequences_; ++b) {
+    const S *x = in + b * stride, *g = dout + b * stride;
+    S* dx = din + b * stride;
+    if (std::string e = config_.family == CemFamily::cem ? cem_attn_[l].backward(x, n, g, dx, true)
+                                                         : std_attn_[l].backward(x, n, g, dx, true);
+        !e.empty()) {
+      return e;
+    }
+  }
+  return "";
 }
 
+// The CEM MLP's T steps each add to dW, step by step: sequence by sequence keeps the order of
+// one call per sequence. The paper-A layer's sums run row by row, so all rows go at once.
 template <class S>
-std::string CemTransformerT<S>::mlp_backward(int l, const S* in, int n, const S* dout, S* din) {
-  if (config_.family == CemFamily::cem) return cem_mlp_[l].backward(in, n, dout, din, true);
-  std_mlp_[l].backward(in, n, dout, din, /*accumulate=*/true);
+std::string CemTransformerT<S>::mlp_backward(int l, const S* in, int rows, const S* dout, S* din) {
+  if (config_.family == CemFamily::standard) {
+    std_mlp_[l].backward(in, rows, dout, din, /*accumulate=*/true);
+    return "";
+  }
+  const int n = rows / cached_sequences_;
+  const std::size_t stride = std::size_t(n) * config_.d;
+  for (int b = 0; b < cached_sequences_; ++b) {
+    if (std::string e = cem_mlp_[l].backward(in + b * stride, n, dout + b * stride, din + b * stride, true); !e.empty()) {
+      return e;
+    }
+  }
   return "";
 }
 
 template <class S>
-std::string CemTransformerT<S>::forward(const S* x, int n, S* out) {
+std::string CemTransformerT<S>::forward(const S* x, int n, S* out, int sequences) {
   if (!error_.empty()) return error_;
   if (std::string e = cem_check_call(n, x, out); !e.empty()) return e;
-  const int d = config_.d, layers = config_.layers;
-  const std::size_t nd = std::size_t(n) * d, slots = 4 * std::size_t(layers) + 2;
-  if (nd * slots > cem_max_tensor_floats || std::size_t(n) * std::max(config_.d_in, config_.d_out) > cem_max_tensor_floats) {
-    return "n·d·(4·layers + 2) must be at most " + std::to_string(cem_max_tensor_floats) + " (n = " + std::to_string(n) + ")";
+  if (sequences < 1 || sequences > cem_max_rows) {
+    return "sequences must be in 1…" + std::to_string(cem_max_rows) + " (sequences = " + std::to_string(sequences) + ")";
   }
-  if (!std_mlp_.empty() && n > std_mlp_.front().max_rows()) {
-    return "n must be at most " + std::to_string(std_mlp_.front().max_rows()) + " for this MLP width (n = " +
-           std::to_string(n) + ")";
+  const int d = config_.d, layers = config_.layers, tokens = n;
+  const std::size_t rows = std::size_t(n) * sequences, nd = rows * d, slots = 4 * std::size_t(layers) + 2;
+  if (nd * slots > cem_max_tensor_floats || rows * std::max(config_.d_in, config_.d_out) > cem_max_tensor_floats) {
+    return "n·sequences·d·(4·layers + 2) must be at most " + std::to_string(cem_max_tensor_floats) +
+           " (n = " + std::to_string(n) + ", sequences = " + std::to_string(sequences) + ")";
+  }
+  if (!std_mlp_.empty() && rows > std::size_t(std_mlp_.front().max_rows())) {
+    return "n·sequences must be at most " + std::to_string(std_mlp_.front().max_rows()) + " for this MLP width (" +
+           std::to_string(rows) + ")";
   }
   cached_n_ = 0;
+  cached_sequences_ = sequences;
+  n = static_cast<int>(rows);  // from here on n counts rows; attention splits them again
   x_.assign(x, x + std::size_t(n) * config_.d_in);
   acts_.assign(slots * nd, S(0));
   inv_rms_.assign((2 * std::size_t(layers) + 1) * n, S(0));
@@ -243,7 +281,7 @@ std::string CemTransformerT<S>::forward(const S* x, int n, S* out) {
   for (int l = 0; l < layers; ++l) {
     S *h = slot(4 * l), *a1 = slot(4 * l + 1), *mid = slot(4 * l + 2), *a2 = slot(4 * l + 3), *next = slot(4 * l + 4);
     norm(2 * l, h, a1);
-    if (std::string e = attention_forward(l, a1, n, mid); !e.empty()) return e;
+    if (std::string e = attention_forward(l, a1, tokens, mid); !e.empty()) return e;
     add_residual(mid, a1, h, nd, standard);
     norm(2 * l + 1, mid, a2);
     if (std::string e = mlp_forward(l, a2, n, next); !e.empty()) return e;
@@ -252,6 +290,7 @@ std::string CemTransformerT<S>::forward(const S* x, int n, S* out) {
   norm(2 * layers, slot(4 * layers), slot(4 * layers + 1));
   mm_nt(slot(4 * layers + 1), w_out_.data(), out, n, d, config_.d_out);  // out = F W_outᵀ
   cached_n_ = n;
+  cached_tokens_ = tokens;
   return "";
 }
 
@@ -279,7 +318,9 @@ std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
     if (!standard) for (std::size_t i = 0; i < nd; ++i) da[i] -= dh[i];
     norm_back(2 * l + 1, slot(4 * l + 2), da.data(), dmid.data());
     for (std::size_t i = 0; i < nd; ++i) dmid[i] += dh[i];
-    if (std::string e = attention_backward(l, slot(4 * l + 1), n, dmid.data(), da.data()); !e.empty()) return e;
+    if (std::string e = attention_backward(l, slot(4 * l + 1), cached_tokens_, dmid.data(), da.data()); !e.empty()) {
+      return e;
+    }
     if (!standard) for (std::size_t i = 0; i < nd; ++i) da[i] -= dmid[i];
     norm_back(2 * l, slot(4 * l), da.data(), tmp.data());
     for (std::size_t i = 0; i < nd; ++i) tmp[i] += dmid[i];
@@ -288,6 +329,12 @@ std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
   mm_tn(dh.data(), x_.data(), grad_w_in_.data(), d, n, config_.d_in, true);  // dW_in += dHᵀ x
   if (grad_x != nullptr) mm_nn(dh.data(), w_in_.data(), grad_x, n, d, config_.d_in);
   return "";
+}
+
+template <class S>
+const S* CemTransformerT<S>::mlp_input(int l) const {
+  if (cached_n_ == 0 || l < 0 || l >= config_.layers) return nullptr;
+  return acts_.data() + (4 * std::size_t(l) + 3) * std::size_t(cached_n_) * config_.d;
 }
 
 template <class S>

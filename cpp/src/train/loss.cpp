@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
+#include "base/kernels.hpp"
 #include "base/scalar_math.hpp"
 #include "gatelab/base/activations.hpp"
 
@@ -110,22 +112,25 @@ std::string cross_entropy_loss(const S* logits, const std::int32_t* targets, int
                                    S* grad) {
   if (logits == nullptr || targets == nullptr || loss == nullptr) return "pointers must not be null";
   if (n < 1 || classes < 1) return "n and classes must be positive";
+  // One exponential per logit, e_c = exp(z_c − max z): four float lanes at a time for S = float
+  // (the same bits everywhere, base/kernels.hpp), so a 1024 × 75 batch costs ~0.1 ms, not ~3.
+  std::vector<S> e(classes);
   double total = 0.0;
   for (int i = 0; i < n; ++i) {
     if (targets[i] < 0 || targets[i] >= classes) {
       return "targets must be in 0…classes−1 (targets[" + std::to_string(i) + "] = " + std::to_string(targets[i]) + ")";
     }
     const S* row = logits + std::size_t(i) * classes;
-    double top = row[0];
-    for (int c = 1; c < classes; ++c) top = std::max(top, double(row[c]));
+    S top = row[0];
+    for (int c = 1; c < classes; ++c) top = std::max(top, row[c]);
+    for (int c = 0; c < classes; ++c) e[c] = row[c] - top;
+    kernels::exp_inplace(e.data(), classes);
     double sum = 0.0;
-    for (int c = 0; c < classes; ++c) sum += scalar::exp(double(row[c]) - top);
-    const double log_z = top + scalar::log(sum);
-    total += log_z - double(row[targets[i]]);
+    for (int c = 0; c < classes; ++c) sum += double(e[c]);
+    total += double(top) + scalar::log(sum) - double(row[targets[i]]);
     if (grad != nullptr) {
       for (int c = 0; c < classes; ++c) {
-        const double p = scalar::exp(double(row[c]) - log_z);
-        grad[std::size_t(i) * classes + c] = static_cast<S>((p - (c == targets[i] ? 1.0 : 0.0)) / n);
+        grad[std::size_t(i) * classes + c] = static_cast<S>((double(e[c]) / sum - (c == targets[i] ? 1.0 : 0.0)) / n);
       }
     }
   }

@@ -277,3 +277,34 @@ TEST(CemTransformer, SameBitsNativelyAndInWasm) {
     EXPECT_EQ(golden::fnv1a(dx), expected[f][1]) << cem_family_name(c.family);
   }
 }
+
+TEST(CemTransformer, SequencesInOneCallGiveTheBitsOfOneCallPerSequence) {
+  for (CemFamily family : {CemFamily::cem, CemFamily::standard}) {
+    CemTransformerConfig c;
+    c.family = family;
+    c.d_in = 3;
+    c.d = 8;
+    c.d_out = 2;
+    c.heads = 2;
+    c.hidden = 12;
+    c.seed = 5;
+    const int n = 6, sequences = 3;
+    const auto x = cemtest::randn<float>(n * sequences * c.d_in, 8);
+    const auto g = cemtest::randn<float>(n * sequences * c.d_out, 9);
+    CemTransformer batched(c), single(c);
+    std::vector<float> out(n * sequences * c.d_out), one(out.size()), dx(n * sequences * c.d_in), dx1(dx.size());
+    ASSERT_EQ(batched.forward(x.data(), n, out.data(), sequences), "");
+    ASSERT_EQ(batched.backward(g.data(), dx.data()), "");
+    for (int b = 0; b < sequences; ++b) {
+      ASSERT_EQ(single.forward(x.data() + b * n * c.d_in, n, one.data() + b * n * c.d_out), "");
+      ASSERT_EQ(single.backward(g.data() + b * n * c.d_out, dx1.data() + b * n * c.d_in), "");
+    }
+    EXPECT_EQ(golden::fnv1a(out), golden::fnv1a(one)) << cem_family_name(family);
+    EXPECT_EQ(golden::fnv1a(dx), golden::fnv1a(dx1)) << cem_family_name(family);
+    const auto pb = batched.parameters(), ps = single.parameters();
+    for (std::size_t v = 0; v < pb.size(); ++v) {
+      EXPECT_EQ(std::memcmp(pb[v].grad, ps[v].grad, pb[v].size * sizeof(float)), 0) << pb[v].name;
+    }
+    EXPECT_NE(batched.forward(x.data(), n, out.data(), 0), "");
+  }
+}

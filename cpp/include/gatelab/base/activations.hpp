@@ -32,6 +32,10 @@ struct ActivationSpec {
 };
 
 const char* activation_name(Activation a);
+// How readers know it: "SiLU", "GELU (tanh)", "ReLU²" …; and a short form for narrow axes
+// ("sigm", "softp", "GELUₜ" …). The one table every figure reads (through lab.activationInfo).
+const char* activation_label(Activation a);
+const char* activation_short_label(Activation a);
 std::optional<Activation> parse_activation(std::string_view name);
 Activation activation_by_index(int i);  // 0 … activation_count-1, catalogue order (else identity)
 

@@ -92,11 +92,18 @@ class CemTransformerT {
   std::size_t parameter_count() const;
   void zero_grad();
 
-  // x: (n, d_in) → out: (n, d_out); keeps the activations for backward().
-  std::string forward(const S* x, int n, S* out);
-  // Given dL/d(out) (n, d_out) of the last forward: adds dL/dθ to the grads and writes dL/dx
-  // (n, d_in) when grad_x is not null.
+  // x: (sequences·n, d_in), `sequences` causal sequences of n tokens one after the other →
+  // out: (sequences·n, d_out); keeps the activations for backward(). Attention runs sequence
+  // by sequence, everything else on all rows at once (the same bits as one call per sequence).
+  std::string forward(const S* x, int n, S* out, int sequences = 1);
+  // Given dL/d(out) (rows, d_out) of the last forward: adds dL/dθ to the grads and writes dL/dx
+  // (rows, d_in) when grad_x is not null.
   std::string backward(const S* grad_out, S* grad_x);
+  // Rows of the last forward (0: none) and block l's MLP input RMSNorm(H') there ((rows, d);
+  // null when l is out of range or there was no forward): what the MLP diagnostics read.
+  int cached_rows() const { return cached_n_; }
+  const S* mlp_input(int l) const;
+
   // The layers of block l (null when l is out of range or the family differs).
   CemAttentionT<S>* cem_attention(int l);
   CemMlpT<S>* cem_mlp(int l);
@@ -105,9 +112,9 @@ class CemTransformerT {
 
  private:
   std::string attention_forward(int l, const S* in, int n, S* out);
-  std::string mlp_forward(int l, const S* in, int n, S* out);
+  std::string mlp_forward(int l, const S* in, int rows, S* out);
   std::string attention_backward(int l, const S* in, int n, const S* dout, S* din);
-  std::string mlp_backward(int l, const S* in, int n, const S* dout, S* din);
+  std::string mlp_backward(int l, const S* in, int rows, const S* dout, S* din);
 
   CemTransformerConfig config_;
   std::string error_;
@@ -119,7 +126,8 @@ class CemTransformerT {
   std::vector<LayerT<S>> std_mlp_;
   // Activations of the last forward: per block H, RMSNorm(H), H', RMSNorm(H') (n×d each) and
   // the two 1/rms rows; then H^L, its norm and 1/rms.
-  int cached_n_ = 0;
+  int cached_n_ = 0;  // rows of the last forward (0: none), its tokens per sequence and sequences
+  int cached_tokens_ = 0, cached_sequences_ = 1;
   std::vector<S> x_, acts_, inv_rms_;
 };
 

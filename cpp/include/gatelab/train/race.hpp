@@ -62,7 +62,7 @@ std::string validate(const RaceOptions& options);
 
 // Curves of one model: records at steps 0, eval_every, 2·eval_every, …; each metric (the
 // TrainRecord fields in order: train_loss, test_loss, train_accuracy, test_accuracy) has
-// mean, std, min and max over seeds. A diverged run keeps its last good values to the end.
+// mean, sample std (n − 1), min and max over seeds. A diverged run keeps its last good values to the end.
 inline constexpr int race_metrics = 4;
 struct RaceCurves {
   std::vector<int> steps;

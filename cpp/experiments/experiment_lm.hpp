@@ -1,0 +1,81 @@
+// The language-model experiments on the character transformer (train/lm.hpp):
+//   mlp-lm   paper A's question in a language model (docs/PAPER_A_LM.md): only the MLP slot
+//            changes — FFNs, the gated family, the symmetric form, symgated (the exchange-
+//            symmetrised gated unit), the λ dial, symmetric rank r and gauge-fixed forms — at
+//            one MLP parameter budget and one initial MLP output RMS (docs/MATH.md §A20);
+//   tiny-lm  paper B's weight tying on text (docs/EXPERIMENTS.md): Llama-style blocks against
+//            tied CEM blocks at T = 1, 2, at equal width and at about equal parameters.
+// The unit of work is one job: (variant, phase, seed, learning rate) → one JSON object.
+// Phases: "sweep" (the learning-rate sweep, scored on the dev split, its own seed), "main"
+// (scored on validation) and "long" (2× the steps, validation). Jobs are deterministic and
+// independent, so a runner may spread them over threads or machines and get the same numbers
+// (scripts/experiments/lm-jobs.mjs plans, runs and merges them).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gatelab/cem/common.hpp"
+#include "gatelab/paper_a/layer.hpp"
+#include "gatelab/train/lm.hpp"
+#include "gatelab/train/optimizer.hpp"
+
+namespace gatelab {
+
+struct LmVariant {
+  std::string name;   // command-line id, e.g. "swiglu", "symgated-silu", "cem-t2-d64"
+  std::string label;  // as readers know it (paper_a/labels.hpp) plus what else differs
+  std::string group;  // mlp-lm: "main" or "mechanism"; tiny-lm: "main"
+  CemFamily family = CemFamily::standard;
+  int d = 0;  // 0: the settings' width
+  // The MLP: the paper-A layer of the standard family's slot, or φ of the CEM MLP.
+  LayerKind kind = LayerKind::gated;
+  ActivationSpec activation{Activation::silu, 1.0f};
+  int rank = 1;
+  float symmetrize = 0.0f;
+  int hidden = 0;
+  bool gauge_fix = false;
+  // The CEM family: T, the diagonal of the attention.
+  int steps = 1;
+  CemDiagonal diagonal = CemDiagonal::shared;
+  OptimizerKind optimizer = OptimizerKind::adamw;
+  std::vector<float> learning_rates;  // the sweep grid (at least 3 values)
+};
+
+struct LmExperimentSettings {
+  std::string experiment = "mlp-lm";
+  int d = 64, layers = 2, heads = 4, context = 64, batch = 16;
+  int budget = 24576;  // mlp-lm: MLP parameters per block
+  int steps = 2000, long_steps = 4000;
+  int warmup = 100;
+  float weight_decay = 0.1f, clip_norm = 1.0f, momentum = 0.9f, eta = 0.25f;
+  double dev_fraction = 0.05, validation_fraction = 0.05;
+  int max_chars = 0;  // > 0: only the first max_chars characters of the text (quick runs)
+  int eval_windows = 1024;  // every evaluation of a curve uses the same windows
+  int curve_points = 10;
+  int diagnostic_windows = 16;
+  int sample_chars = 200;
+  int seeds = 5, sweep_seed = 101;       // reported seeds are 1…seeds; the sweep uses its own
+  std::string reference;                 // mlp-lm: its initial MLP output RMS is every variant's
+  std::vector<std::string> long_variants;  // the headline variants of the long phase
+};
+
+// The settings and variants of an experiment ("mlp-lm" or "tiny-lm"); "" when it exists.
+std::string lm_experiment(const std::string& name, bool quick, LmExperimentSettings& settings,
+                          std::vector<LmVariant>& variants);
+std::string lm_variants_json(const LmExperimentSettings& settings, const std::vector<LmVariant>& variants);
+
+// The session config of a variant's job (the schedule decays over `steps`).
+LmConfig lm_job_config(const LmExperimentSettings& settings, const LmVariant& variant, int seed, float learning_rate,
+                       int steps);
+
+struct LmJob {
+  std::string variant, phase;
+  int seed = 1;
+  float learning_rate = 1e-3f;
+};
+// One job's JSON object in *json ("" when fine, else the error).
+std::string lm_run_job(const LmExperimentSettings& settings, const std::vector<LmVariant>& variants, const LmJob& job,
+                       const std::string& text, std::string* json);
+
+}  // namespace gatelab

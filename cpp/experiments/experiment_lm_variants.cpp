@@ -1,0 +1,143 @@
+// The settings and variant tables of the language-model experiments (experiment_lm.hpp).
+#include <cmath>
+
+#include "experiment_lm.hpp"
+#include "gatelab/paper_a/labels.hpp"
+
+namespace gatelab {
+namespace {
+
+using A = Activation;
+using K = LayerKind;
+
+std::vector<float> adamw_grid() { return {2e-3f, 4e-3f, 8e-3f}; }
+std::vector<float> momentum_grid() { return {0.1f, 0.3f, 0.6f}; }
+
+// A variant of mlp-lm: the paper-A layer in the slot at the settings' budget (§A20).
+LmVariant slot(const LmExperimentSettings& s, std::string name, std::string group, K kind, A a, int rank = 1,
+               float symmetrize = 0.0f, bool gauge_fix = false, OptimizerKind optimizer = OptimizerKind::adamw) {
+  LmVariant v;
+  v.name = std::move(name);
+  v.group = std::move(group);
+  v.kind = kind;
+  v.activation = {a, 1.0f};
+  v.rank = kind == K::mlp ? 1 : rank;
+  v.symmetrize = symmetrize;
+  v.gauge_fix = gauge_fix;
+  v.optimizer = optimizer;
+  v.hidden = lm_mlp_hidden(kind, v.rank, s.d, s.budget);
+  v.label = layer_label(kind, a, v.rank, symmetrize) + (gauge_fix ? ", gauge-fixed" : "") +
+            (optimizer == OptimizerKind::momentum ? ", SGD-momentum" : "");
+  v.learning_rates = optimizer == OptimizerKind::momentum ? momentum_grid() : adamw_grid();
+  return v;
+}
+
+void mlp_lm(bool quick, LmExperimentSettings& s, std::vector<LmVariant>& out) {
+  s.experiment = "mlp-lm";
+  s.reference = "swiglu";
+  s.long_variants = {"swiglu", "symgated-silu"};
+  const auto momentum = OptimizerKind::momentum;
+  if (quick) {
+    out = {slot(s, "ffn-gelu", "main", K::mlp, A::gelu), slot(s, "swiglu", "main", K::gated, A::silu),
+           slot(s, "symgated-silu", "main", K::gated, A::silu, 1, 1.0f),
+           slot(s, "symmetric-silu", "main", K::symmetric, A::silu),
+           slot(s, "dial-silu-0.5", "mechanism", K::gated, A::silu, 1, 0.5f),
+           slot(s, "reglu-gauge", "mechanism", K::gated, A::relu, 1, 0.0f, true)};
+    return;
+  }
+  out = {
+      slot(s, "ffn-gelu", "main", K::mlp, A::gelu),
+      slot(s, "ffn-relu", "main", K::mlp, A::relu),
+      slot(s, "bilinear", "main", K::gated, A::identity),
+      slot(s, "reglu", "main", K::gated, A::relu),
+      slot(s, "geglu", "main", K::gated, A::gelu),
+      slot(s, "swiglu", "main", K::gated, A::silu),
+      slot(s, "glu", "main", K::gated, A::sigmoid),
+      slot(s, "symmetric-relu", "main", K::symmetric, A::relu),
+      slot(s, "symmetric-silu", "main", K::symmetric, A::silu),
+      slot(s, "symmetric-gelu", "main", K::symmetric, A::gelu),
+      slot(s, "symgated-relu", "main", K::gated, A::relu, 1, 1.0f),
+      slot(s, "symgated-silu", "main", K::gated, A::silu, 1, 1.0f),
+      slot(s, "dial-silu-0.25", "mechanism", K::gated, A::silu, 1, 0.25f),
+      slot(s, "dial-silu-0.5", "mechanism", K::gated, A::silu, 1, 0.5f),
+      slot(s, "dial-silu-0.75", "mechanism", K::gated, A::silu, 1, 0.75f),
+      slot(s, "symmetric-relu-r2", "mechanism", K::symmetric, A::relu, 2),
+      slot(s, "symmetric-relu-r4", "mechanism", K::symmetric, A::relu, 4),
+      slot(s, "reglu-gauge", "mechanism", K::gated, A::relu, 1, 0.0f, true),
+      slot(s, "symmetric-relu-gauge", "mechanism", K::symmetric, A::relu, 1, 0.0f, true),
+      slot(s, "swiglu-momentum", "mechanism", K::gated, A::silu, 1, 0.0f, false, momentum),
+      slot(s, "symgated-silu-momentum", "mechanism", K::gated, A::silu, 1, 1.0f, false, momentum),
+      slot(s, "reglu-momentum", "mechanism", K::gated, A::relu, 1, 0.0f, false, momentum),
+      slot(s, "symmetric-relu-momentum", "mechanism", K::symmetric, A::relu, 1, 0.0f, false, momentum),
+  };
+}
+
+// A variant of tiny-lm: a Llama-style block (SwiGLU, M = 2d) or tied CEM blocks.
+LmVariant family(std::string name, CemFamily f, int steps, int d) {
+  LmVariant v;
+  v.name = std::move(name);
+  v.group = "main";
+  v.family = f;
+  v.d = d;
+  v.hidden = 2 * d;
+  v.steps = steps;
+  v.diagonal = f == CemFamily::cem ? CemDiagonal::shared : CemDiagonal::none;
+  v.label = f == CemFamily::cem ? "CEM T=" + std::to_string(steps) + " d=" + std::to_string(d)
+                                : "Llama d=" + std::to_string(d);
+  v.learning_rates = adamw_grid();
+  return v;
+}
+
+void tiny_lm(bool quick, LmExperimentSettings& s, std::vector<LmVariant>& out) {
+  s.experiment = "tiny-lm";
+  s.seeds = 4;
+  s.weight_decay = 0.0f;
+  s.long_variants = {};
+  if (quick) {
+    out = {family("llama-d16", CemFamily::standard, 1, 16), family("cem-t1-d16", CemFamily::cem, 1, 16),
+           family("cem-t2-d16", CemFamily::cem, 2, 16)};
+    return;
+  }
+  // Equal width (d = 64, M = 128) for the three headline models; a narrower Llama with about
+  // the CEM model's parameters and a wider CEM with about the Llama's place the two families
+  // on one loss-against-parameters plot.
+  out = {family("llama-d64", CemFamily::standard, 1, 64), family("cem-t1-d64", CemFamily::cem, 1, 64),
+         family("cem-t2-d64", CemFamily::cem, 2, 64), family("llama-d48", CemFamily::standard, 1, 48),
+         family("cem-t2-d80", CemFamily::cem, 2, 80)};
+}
+
+void shrink_for_quick(LmExperimentSettings& s) {
+  s.d = 16;
+  s.layers = 1;
+  s.heads = 2;
+  s.context = 16;
+  s.batch = 4;
+  s.budget = 768;  // gated m = 16, FFN d_ff = 24
+  s.steps = 150;
+  s.long_steps = 300;
+  s.warmup = 5;
+  s.eval_windows = 16;
+  s.curve_points = 2;
+  s.diagnostic_windows = 4;
+  s.sample_chars = 40;
+  s.seeds = 2;
+  s.max_chars = 60000;
+}
+
+}  // namespace
+
+std::string lm_experiment(const std::string& name, bool quick, LmExperimentSettings& s, std::vector<LmVariant>& v) {
+  s = {};
+  if (quick) shrink_for_quick(s);
+  if (name == "mlp-lm") {
+    mlp_lm(quick, s, v);
+  } else if (name == "tiny-lm") {
+    tiny_lm(quick, s, v);
+    if (quick) s.seeds = 2;
+  } else {
+    return "unknown experiment '" + name + "' (mlp-lm, tiny-lm)";
+  }
+  return "";
+}
+
+}  // namespace gatelab

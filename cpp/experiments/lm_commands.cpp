@@ -1,0 +1,117 @@
+// The language-model commands of the native runner (experiment_lm.hpp); EXP is mlp-lm or tiny-lm:
+//   gatelab_experiment lm-variants --experiment EXP [--quick]
+//       the settings and the variant table as JSON (what the planner reads)
+//   gatelab_experiment lm-job --experiment EXP --text FILE --variant NAME --phase sweep|main|long
+//                             --seed S --lr L [--quick] [--out FILE]
+//       one job: one self-contained command, the unit a cluster array runs
+//   gatelab_experiment lm-time --experiment EXP --text FILE [--steps N] [--quick]
+//       milliseconds per training step of every variant (what a run will cost), one thread
+//   gatelab_experiment lm-jobs --experiment EXP --text FILE --jobs FILE [--quick] [--threads K]
+//       every job listed in FILE (one "variant phase seed lr" per line) on K threads; a JSON
+//       array of the job results in list order on stdout
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "experiment_lm.hpp"
+#include "runner_support.hpp"
+
+namespace gatelab::runner {
+namespace {
+
+LmJob job_from(const Args& args) {
+  LmJob job;
+  job.variant = args.text("variant", "");
+  job.phase = args.text("phase", "main");
+  job.seed = args.integer("seed", 1);
+  job.learning_rate = static_cast<float>(args.number("lr", 0));
+  if (job.variant.empty()) fail("lm-job needs --variant NAME");
+  if (!(job.learning_rate > 0)) fail("lm-job needs --lr > 0");
+  return job;
+}
+
+std::vector<LmJob> read_jobs(const std::string& path) {
+  std::vector<LmJob> jobs;
+  std::istringstream lines(read_file(path));
+  int number = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    LmJob job;
+    if (!(fields >> job.variant >> job.phase >> job.seed >> job.learning_rate)) {
+      fail(path + ":" + std::to_string(number) + ": expected 'variant phase seed lr'");
+    }
+    jobs.push_back(job);
+  }
+  return jobs;
+}
+
+}  // namespace
+
+int lm_command(const Args& args, int threads) {
+  LmExperimentSettings settings;
+  std::vector<LmVariant> variants;
+  if (std::string e = lm_experiment(args.text("experiment", ""), args.has("quick"), settings, variants); !e.empty()) {
+    fail(e);
+  }
+  if (args.has("steps")) {  // a pilot at another length (the schedule follows it); long = 2×
+    settings.steps = args.integer("steps", settings.steps);
+    settings.long_steps = 2 * settings.steps;
+    if (settings.steps < settings.curve_points) fail("--steps must be at least the curve's points");
+  }
+  if (args.command == "lm-variants") {
+    write_output(args, lm_variants_json(settings, variants));
+    return 0;
+  }
+  if (!args.has("text")) fail(args.command + " needs --text FILE");
+  const std::string text = read_file(args.text("text", ""));
+  if (args.command == "lm-job") {
+    std::string json;
+    if (std::string e = lm_run_job(settings, variants, job_from(args), text, &json); !e.empty()) fail(e);
+    write_output(args, json);
+    return 0;
+  }
+  if (args.command == "lm-time") {
+    auto corpus = std::make_shared<CharCorpus>();
+    if (std::string e = make_char_corpus(text, settings.dev_fraction, settings.validation_fraction, *corpus); !e.empty()) {
+      fail(e);
+    }
+    const int steps = args.integer("steps", 100);
+    double total = 0;
+    for (const LmVariant& v : variants) {
+      LmSession session(lm_job_config(settings, v, 1, v.learning_rates[0], settings.steps), corpus);
+      if (!session.error().empty()) fail(v.name + ": " + session.error());
+      session.train(5);  // warm caches and allocations
+      const auto started = std::chrono::steady_clock::now();
+      if (std::string e = session.train(steps); !e.empty()) fail(v.name + ": " + e);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count() / steps;
+      total += ms;
+      say(fmt("%8.2f ms/step  ", ms) + v.name + fmt("  (%.0f parameters)", double(session.parameter_count())));
+    }
+    say(fmt("%8.2f ms/step on average over %.0f variants", total / variants.size(), double(variants.size())));
+    return 0;
+  }
+  if (args.command != "lm-jobs") fail("unknown command '" + args.command + "'");
+  const std::vector<LmJob> jobs = read_jobs(args.text("jobs", ""));
+  std::vector<std::string> results(jobs.size());
+  std::atomic<int> finished{0};
+  run_jobs(static_cast<int>(jobs.size()), threads, [&](int i) {
+    const LmJob& job = jobs[i];
+    if (std::string e = lm_run_job(settings, variants, job, text, &results[i]); !e.empty()) {
+      fail(job.variant + " " + job.phase + " seed " + std::to_string(job.seed) + ": " + e);
+    }
+    say(fmt("[%.0f/%.0f] ", ++finished, double(jobs.size())) + job.variant + " " + job.phase +
+        fmt(" seed %.0f lr %g", job.seed, job.learning_rate));
+  });
+  std::string out = "[";
+  for (std::size_t i = 0; i < results.size(); ++i) out += (i ? ",\n" : "\n") + results[i];
+  out += "\n]";
+  write_output(args, out);
+  return 0;
+}
+
+}  // namespace gatelab::runner

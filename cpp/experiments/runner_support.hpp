@@ -1,0 +1,32 @@
+// Shared by the commands of the native experiment runner (gatelab_experiment): progress
+// lines, fatal errors, the --key value arguments, a thread pool over independent jobs, and
+// reading and writing files.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+namespace gatelab::runner {
+
+void say(const std::string& line);
+[[noreturn]] void fail(const std::string& message);
+
+struct Args {
+  std::string command;
+  std::map<std::string, std::string> options;
+  bool has(const std::string& k) const { return options.count(k) != 0; }
+  double number(const std::string& k, double fallback) const;
+  int integer(const std::string& k, int fallback) const;
+  std::string text(const std::string& k, const std::string& fallback) const;
+};
+Args parse(int argc, char** argv);
+
+// Runs jobs 0 … count−1 on `threads` threads; job(i) must be thread-safe.
+void run_jobs(int count, int threads, const std::function<void(int)>& job);
+std::string fmt(const char* format, double a, double b = 0, double c = 0);
+// The JSON to --out FILE, or to stdout.
+void write_output(const Args& args, const std::string& json);
+std::string read_file(const std::string& path);
+
+}  // namespace gatelab::runner

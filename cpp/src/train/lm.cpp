@@ -1,0 +1,288 @@
+// LmSession (see lm.hpp): config checks, the initial output-RMS scaling, the training step on
+// a batch of windows, evaluation, sampling and checkpoints. Diagnostics: lm_diagnostics.cpp.
+#include "gatelab/train/lm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "base/scalar_math.hpp"
+#include "gatelab/train/loss.hpp"
+
+namespace gatelab {
+
+int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget) {
+  if (d < 1 || budget < 1) return 0;
+  if (kind == LayerKind::mlp) return budget / (2 * d);
+  return static_cast<int>(std::lround(double(budget) / (double(d) * (2.0 * rank + 1))));
+}
+
+CemTransformerConfig lm_model_config(const LmConfig& c, const CharCorpus& corpus) {
+  CemTransformerConfig m = c.model;
+  m.d_in = corpus.vocab.size();
+  m.d_out = corpus.vocab.size();
+  return m;
+}
+
+std::string validate(const LmConfig& c, const CharCorpus& corpus) {
+  if (c.context < 2 || c.context > max_lm_context) return "context must be in 2…" + std::to_string(max_lm_context);
+  if (c.batch < 1 || c.batch > max_lm_batch) return "batch must be in 1…" + std::to_string(max_lm_batch);
+  if (corpus.vocab.size() < 2) return "the corpus needs at least 2 distinct characters";
+  if (corpus.train.size() < std::size_t(c.context) + 2 || corpus.validation.size() < std::size_t(c.context) + 2) {
+    return "the corpus is too short for context " + std::to_string(c.context);
+  }
+  if (c.warmup < 0 || c.decay_steps < 0) return "warmup and decay_steps must be ≥ 0";
+  if (!(c.mlp_init_rms >= 0.0f && c.mlp_init_rms <= 1e3f)) return "mlp_init_rms must be in [0, 1000]";
+  if (std::string e = validate(c.optimizer); !e.empty()) return "optimizer: " + e;
+  const CemTransformerConfig m = lm_model_config(c, corpus);
+  if (std::string e = validate(m); !e.empty()) return "model: " + e;
+  if (c.gauge_fix) {
+    if (m.family != CemFamily::standard) return "gauge_fix needs the standard family (a paper-A MLP)";
+    if (std::string e = gauge_fix_problem(cem_block_std_mlp_config(m, 0)); !e.empty()) return "gauge_fix: " + e;
+  }
+  return "";
+}
+
+LmSession::LmSession(const LmConfig& config, std::shared_ptr<const CharCorpus> corpus)
+    : config_(config), corpus_(std::move(corpus)), error_(corpus_ ? validate(config, *corpus_) : "no corpus"),
+      model_(corpus_ ? lm_model_config(config, *corpus_) : CemTransformerConfig{}), optimizer_(config.optimizer),
+      stream_(config.data_seed, 13u) {
+  if (!error_.empty()) return;
+  const std::size_t rows = std::size_t(config.context) * config.batch, vocab = corpus_->vocab.size();
+  onehot_.assign(rows * vocab, 0.0f);
+  logits_.assign(rows * vocab, 0.0f);
+  grad_.assign(rows * vocab, 0.0f);
+  targets_.assign(rows, 0);
+  if (config.mlp_init_rms > 0.0f && config.model.family == CemFamily::standard) scale_mlps_to_rms(config.mlp_init_rms);
+  initial_qk_ = qk_balances();
+}
+
+std::string LmSession::forward_windows(const std::vector<std::int32_t>& text, const std::size_t* starts, int count) {
+  const int c = config_.context, vocab = corpus_->vocab.size();
+  const std::size_t rows = std::size_t(count) * c;
+  std::fill(onehot_.begin(), onehot_.begin() + rows * vocab, 0.0f);
+  for (int b = 0; b < count; ++b) {
+    const std::int32_t* chars = text.data() + starts[b];
+    for (int i = 0; i < c; ++i) {
+      const std::size_t row = std::size_t(b) * c + i;
+      onehot_[row * vocab + chars[i]] = 1.0f;
+      targets_[row] = chars[i + 1];
+    }
+  }
+  return model_.forward(onehot_.data(), c, logits_.data(), count);
+}
+
+double LmSession::mlp_output_rms(int l) {
+  Layer* mlp = model_.std_mlp(l);
+  if (!error_.empty() || mlp == nullptr) return std::numeric_limits<double>::quiet_NaN();
+  const std::vector<std::size_t> starts = evaluation_windows(corpus_->train.size(), config_.context, config_.batch);
+  if (!forward_windows(corpus_->train, starts.data(), static_cast<int>(starts.size())).empty()) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  const int rows = model_.cached_rows();
+  std::vector<float> out(std::size_t(rows) * config_.model.d);
+  mlp->forward(model_.mlp_input(l), rows, out.data());
+  double sum = 0;
+  for (float v : out) sum += double(v) * v;
+  return std::sqrt(sum / double(out.size()));
+}
+
+// Block by block, since each block's input depends on the blocks below (§A20).
+void LmSession::scale_mlps_to_rms(float target) {
+  for (int l = 0; l < config_.model.layers; ++l) {
+    const double rms = mlp_output_rms(l);
+    if (!(rms > 0)) continue;
+    const float scale = static_cast<float>(double(target) / rms);
+    for (auto& v : model_.std_mlp(l)->params().v) v *= scale;
+  }
+}
+
+std::string LmSession::train(int steps) {
+  if (!error_.empty()) return error_;
+  if (steps < 0 || steps > 100000) return "steps must be in 0…100000";
+  if (diverged_) return "training diverged at step " + std::to_string(steps_done());
+  const int c = config_.context, batch = config_.batch, vocab = corpus_->vocab.size();
+  const auto offsets = static_cast<std::uint32_t>(corpus_->train.size() - std::size_t(c));
+  std::vector<std::size_t> starts(batch);
+  for (int s = 0; s < steps; ++s) {
+    for (auto& start : starts) start = stream_.below(offsets);
+    model_.zero_grad();
+    if (std::string e = forward_windows(corpus_->train, starts.data(), batch); !e.empty()) return e;
+    double loss = 0;
+    if (std::string e = cross_entropy_loss(logits_.data(), targets_.data(), batch * c, vocab, &loss, grad_.data());
+        !e.empty()) {
+      return e;
+    }
+    if (!std::isfinite(loss)) {
+      diverged_ = true;
+      return "";
+    }
+    if (std::string e = model_.backward(grad_.data(), nullptr); !e.empty()) return e;
+    optimizer_.set_learning_rate(scheduled_lr(config_.optimizer.learning_rate, config_.warmup, config_.decay_steps,
+                                              steps_done()));
+    if (!optimizer_.step(model_.parameters()).empty()) {
+      diverged_ = true;
+      return "";
+    }
+    if (config_.gauge_fix) {
+      for (int l = 0; l < config_.model.layers; ++l) model_.std_mlp(l)->gauge_fix();
+    }
+    losses_.push_back(loss);
+  }
+  return "";
+}
+
+std::string LmSession::evaluate(CorpusSplit split, int windows, double* loss) {
+  if (!error_.empty()) return error_;
+  if (loss == nullptr) return "loss must not be null";
+  const auto& text = corpus_->split(split);
+  const std::vector<std::size_t> starts = evaluation_windows(text.size(), config_.context, windows);
+  if (starts.empty()) return std::string("the ") + corpus_split_name(split) + " split is too short to evaluate";
+  const int c = config_.context, vocab = corpus_->vocab.size();
+  double total = 0;
+  for (std::size_t first = 0; first < starts.size(); first += config_.batch) {
+    const int count = static_cast<int>(std::min<std::size_t>(config_.batch, starts.size() - first));
+    if (std::string e = forward_windows(text, starts.data() + first, count); !e.empty()) return e;
+    double part = 0;
+    if (std::string e = cross_entropy_loss<float>(logits_.data(), targets_.data(), count * c, vocab, &part, nullptr);
+        !e.empty()) {
+      return e;
+    }
+    total += part * count;
+  }
+  *loss = total / double(starts.size());
+  return "";
+}
+
+std::string LmSession::sample(int count, float temperature, std::uint64_t seed, std::string* out) {
+  if (!error_.empty()) return error_;
+  if (out == nullptr) return "out must not be null";
+  if (count < 0 || count > 100000) return "count must be in 0…100000";
+  if (!(temperature > 0.0f && temperature <= 100.0f)) return "temperature must be in (0, 100]";
+  const int c = config_.context, vocab = corpus_->vocab.size();
+  std::vector<std::int32_t> text(corpus_->validation.begin(), corpus_->validation.begin() + c);
+  std::vector<float> onehot(std::size_t(c) * vocab), logits(std::size_t(c) * vocab);
+  std::vector<double> p(vocab);
+  Pcg32 rng(seed, 17u);
+  out->clear();
+  for (int k = 0; k < count; ++k) {
+    const std::int32_t* window = text.data() + text.size() - c;
+    std::fill(onehot.begin(), onehot.end(), 0.0f);
+    for (int i = 0; i < c; ++i) onehot[std::size_t(i) * vocab + window[i]] = 1.0f;
+    if (std::string e = model_.forward(onehot.data(), c, logits.data()); !e.empty()) return e;
+    const float* row = logits.data() + std::size_t(c - 1) * vocab;
+    double top = row[0], sum = 0;
+    for (int v = 1; v < vocab; ++v) top = std::max(top, double(row[v]));
+    for (int v = 0; v < vocab; ++v) sum += (p[v] = scalar::exp((row[v] - top) / double(temperature)));
+    double u = double(rng.uniform()) * sum;
+    int pick = vocab - 1;
+    for (int v = 0; v < vocab; ++v) {
+      if ((u -= p[v]) < 0) {
+        pick = v;
+        break;
+      }
+    }
+    text.push_back(pick);
+    *out += static_cast<char>(corpus_->vocab.symbols[pick]);
+  }
+  return "";
+}
+
+namespace {
+
+constexpr std::uint32_t checkpoint_magic = 0x4c4d4331;  // "LMC1"
+static_assert(std::is_trivially_copyable_v<Pcg32>);
+
+template <class T>
+void put(std::vector<std::uint8_t>& out, const T& value) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(&value);
+  out.insert(out.end(), p, p + sizeof(T));
+}
+
+template <class T>
+void put_vector(std::vector<std::uint8_t>& out, const T* data, std::size_t n) {
+  put(out, std::uint64_t(n));
+  const auto* p = reinterpret_cast<const std::uint8_t*>(data);
+  out.insert(out.end(), p, p + n * sizeof(T));
+}
+
+struct Reader {
+  const std::uint8_t* at;
+  const std::uint8_t* end;
+  template <class T>
+  bool get(T& value) {
+    if (std::size_t(end - at) < sizeof(T)) return false;
+    std::memcpy(&value, at, sizeof(T));
+    at += sizeof(T);
+    return true;
+  }
+  template <class T>
+  bool get_vector(std::vector<T>& out) {
+    std::uint64_t n = 0;
+    if (!get(n) || std::size_t(end - at) / sizeof(T) < n) return false;
+    out.resize(n);
+    std::memcpy(out.data(), at, n * sizeof(T));
+    at += n * sizeof(T);
+    return true;
+  }
+};
+
+}  // namespace
+
+std::vector<std::uint8_t> LmSession::checkpoint() const {
+  std::vector<std::uint8_t> out;
+  if (!error_.empty()) return out;
+  put(out, checkpoint_magic);
+  auto& model = const_cast<CemTransformer&>(model_);
+  const auto views = model.parameters();
+  std::vector<float> values;
+  for (const auto& v : views) values.insert(values.end(), v.value, v.value + v.size);
+  put_vector(out, values.data(), values.size());
+  const OptimizerState& s = optimizer_.state();
+  put_vector(out, s.first.data(), s.first.size());
+  put_vector(out, s.second.data(), s.second.size());
+  put(out, s.beta1_power);
+  put(out, s.beta2_power);
+  put(out, s.steps);
+  put_vector(out, losses_.data(), losses_.size());
+  put_vector(out, initial_qk_.data(), initial_qk_.size());
+  put(out, stream_);
+  put(out, std::uint8_t(diverged_));
+  return out;
+}
+
+std::string LmSession::restore(const std::uint8_t* bytes, std::size_t size) {
+  if (!error_.empty()) return error_;
+  if (bytes == nullptr) return "the checkpoint is empty";
+  Reader r{bytes, bytes + size};
+  std::uint32_t magic = 0;
+  std::vector<float> values, first, second;
+  OptimizerState state;
+  std::vector<double> losses, initial;
+  Pcg32 stream = stream_;
+  std::uint8_t diverged = 0;
+  const bool ok = r.get(magic) && magic == checkpoint_magic && r.get_vector(values) && r.get_vector(first) &&
+                  r.get_vector(second) && r.get(state.beta1_power) && r.get(state.beta2_power) &&
+                  r.get(state.steps) && r.get_vector(losses) && r.get_vector(initial) && r.get(stream) &&
+                  r.get(diverged) && r.at == r.end;
+  if (!ok) return "the checkpoint is not one this version of GateLab wrote";
+  const auto views = model_.parameters();
+  if (values.size() != count_parameters(views)) return "the checkpoint belongs to a model of another size";
+  std::size_t at = 0;
+  for (const auto& v : views) {
+    std::copy_n(values.data() + at, v.size, v.value);
+    at += v.size;
+  }
+  state.first = std::move(first);
+  state.second = std::move(second);
+  optimizer_.restore(state);
+  losses_ = std::move(losses);
+  initial_qk_ = std::move(initial);
+  stream_ = stream;
+  diverged_ = diverged != 0;
+  return "";
+}
+
+}  // namespace gatelab

@@ -1,0 +1,114 @@
+// Plans, runs and merges the jobs of the language-model experiments (mlp-lm, tiny-lm) on the
+// native runner (cpp/experiments/lm_commands.cpp). A job is (variant, phase, seed, learning
+// rate) and is deterministic, so the same results come out of one machine running them on its
+// cores or of many machines running one command each:
+//   sweep  every variant × every rate of its grid, the sweep seed, scored on the dev split;
+//   main   every variant × seeds 1…N at the rate the sweep chose (lowest dev loss), validation;
+//   long   the headline variants at 2× the steps, seeds 1…N, validation.
+// The rate is chosen from the sweep's jobs only, never from the reported split.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { ROOT, runNative, runnerPath } from './native.mjs';
+
+export const DEFAULT_TEXT = `${ROOT}data/lm/sotu-1790-1880.txt`;
+
+/** The experiment's settings and variant table from the runner (one source: the C++ tables). */
+export async function variantTable(experiment, { quick = false } = {}) {
+  const table = await runNative('lm-variants', ['--experiment', experiment, ...(quick ? ['--quick'] : [])], { quiet: true });
+  // The grid is float in C++; the JSON shows 9 digits (0.00400000019): read back the rate as written.
+  for (const v of table.variants) v.learningRates = v.learningRates.map((lr) => Number(Math.fround(lr).toPrecision(6)));
+  return table;
+}
+
+export function sweepJobs(table) {
+  const { sweepSeed } = table.settings;
+  return table.variants.flatMap((v) => v.learningRates.map((lr) => ({ variant: v.name, phase: 'sweep', seed: sweepSeed, lr })));
+}
+
+const sameRate = (a, b) => Math.fround(a) === Math.fround(b);
+
+/**
+ * Per variant, the rate with the lowest final dev loss (ties and NaN: the smaller rate wins),
+ * with every rate's dev loss and whether the choice sits at an edge of the grid.
+ */
+export function chooseRates(table, sweep) {
+  const chosen = new Map();
+  for (const v of table.variants) {
+    const tried = v.learningRates.map((lr) => {
+      const job = sweep.find((j) => j.variant === v.name && j.phase === 'sweep' && sameRate(j.lr, lr));
+      return { lr, devLoss: job && !job.diverged && Number.isFinite(job.loss) ? job.loss : NaN };
+    });
+    const best = tried.reduce((a, b) => (Number.isFinite(b.devLoss) && !(b.devLoss >= a.devLoss) ? b : a),
+      { lr: tried[0].lr, devLoss: Infinity });
+    const index = tried.findIndex((t) => sameRate(t.lr, best.lr));
+    chosen.set(v.name, { lr: best.lr, tried, atEdge: index === 0 || index === tried.length - 1 });
+  }
+  return chosen;
+}
+
+export function mainJobs(table, rates) {
+  const seeds = Array.from({ length: table.settings.seeds }, (_, i) => i + 1);
+  const jobs = table.variants.flatMap((v) => seeds.map((seed) => ({ variant: v.name, phase: 'main', seed, lr: rates.get(v.name).lr })));
+  for (const name of table.settings.longVariants) {
+    for (const seed of seeds) jobs.push({ variant: name, phase: 'long', seed, lr: rates.get(name).lr });
+  }
+  return jobs;
+}
+
+const jobFile = (experiment, job) => `${experiment}-${job.phase}-${job.variant}-s${job.seed}-lr${job.lr}.json`;
+
+/** One self-contained shell command per job, writing its JSON into dir. */
+export function jobCommands(experiment, jobs, { quick = false, text = DEFAULT_TEXT, dir }) {
+  return jobs.map((job) => [runnerPath(), 'lm-job', '--experiment', experiment, ...(quick ? ['--quick'] : []),
+    '--text', text, '--variant', job.variant, '--phase', job.phase, '--seed', String(job.seed), '--lr', String(job.lr),
+    '--out', join(dir, jobFile(experiment, job))].join(' '));
+}
+
+/** Runs jobs on this machine's threads; resolves with their results in the jobs' order. */
+export async function runJobs(experiment, jobs, { quick = false, text = DEFAULT_TEXT, threads = 2, quiet = false } = {}) {
+  if (!jobs.length) return [];
+  const dir = join(tmpdir(), `gatelab-${experiment}-${process.pid}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  const list = join(dir, 'jobs.txt');
+  writeFileSync(list, jobs.map((j) => `${j.variant} ${j.phase} ${j.seed} ${j.lr}`).join('\n') + '\n');
+  return runNative('lm-jobs', ['--experiment', experiment, ...(quick ? ['--quick'] : []), '--text', text,
+    '--jobs', list, '--threads', String(threads)], { quiet });
+}
+
+/** Every job result in dir (the files jobCommands' commands wrote). */
+export function readJobs(dir, experiment) {
+  return readdirSync(dir).filter((f) => f.startsWith(`${experiment}-`) && f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+}
+
+/**
+ * The merged results the reports read: the table, the sweep, the chosen rates and the main and
+ * long jobs, each list in a canonical order so the same jobs give the same merge however they
+ * were run. Timings are kept apart: they differ from run to run.
+ */
+export function mergeResults(table, jobs) {
+  const order = (a, b) => a.phase.localeCompare(b.phase) || a.variant.localeCompare(b.variant) || a.seed - b.seed || a.lr - b.lr;
+  const strip = ({ timing, ...rest }) => rest;
+  const sorted = [...jobs].sort(order);
+  const sweep = sorted.filter((j) => j.phase === 'sweep').map(strip);
+  const rates = chooseRates(table, sweep);
+  const main = sorted.filter((j) => j.phase !== 'sweep').map(strip)
+    .filter((j) => sameRate(j.lr, rates.get(j.variant)?.lr ?? NaN));
+  const seconds = jobs.reduce((sum, j) => sum + (j.timing?.seconds ?? 0), 0);
+  return { settings: table.settings, variants: table.variants, rates: Object.fromEntries(rates), sweep, main,
+    timing: { jobSeconds: seconds, jobs: jobs.length } };
+}
+
+/** The whole experiment on this machine: sweep, choice of rates, main and long jobs, merge. */
+export async function runExperiment(experiment, { quick = false, text = DEFAULT_TEXT, threads = 2, quiet = false } = {}) {
+  const table = await variantTable(experiment, { quick });
+  const started = Date.now();
+  const sweep = await runJobs(experiment, sweepJobs(table), { quick, text, threads, quiet });
+  const main = await runJobs(experiment, mainJobs(table, chooseRates(table, sweep)), { quick, text, threads, quiet });
+  const merged = mergeResults(table, [...sweep, ...main]);
+  merged.timing.wallSeconds = (Date.now() - started) / 1000;
+  merged.timing.threads = threads;
+  return merged;
+}

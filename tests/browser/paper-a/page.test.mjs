@@ -1,0 +1,101 @@
+// The paper-A article (demos/paper-a.html) in real Chromium: with no console error, no failed
+// request and nothing off 127.0.0.1, every figure draws when scrolled to; the math is typeset
+// with the local KaTeX; the text's buttons drive the figures and the URL follows; a link with
+// figure state in its hash reproduces it; the whole article fits a 320 px phone. The landing
+// page links to it.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSession, openPage, canvasStats, screenshotPath, typesetMath } from '../harness.mjs';
+import { hashParams, settledAll } from './fixture.mjs';
+
+const FIGURES = ['gatelab-rank', 'gatelab-exchange', 'gatelab-exchange-plane', 'gatelab-scaling', 'gatelab-census',
+  'gatelab-race', 'gatelab-interactions'];
+const ALL = FIGURES.join(', ');
+
+describe('demos/paper-a.html', () => {
+  let session;
+  before(async () => {
+    session = await startSession();
+  });
+  after(() => session?.close());
+
+  it('loads cleanly, typesets its math and every figure draws', async () => {
+    const { page, context, problems } = await openPage(session.browser);
+    await page.goto(session.server.url + 'demos/paper-a.html', { waitUntil: 'load' });
+    await page.waitForSelector('.katex-display');
+    const math = await typesetMath(page, { raw: /\\\(|\$\$|\\sigma|\\frac/ });
+    assert.ok(math.display >= 12, `${math.display} display equations`);
+    assert.equal(math.errors, 0);
+    assert.equal(math.raw, null, 'no raw TeX left');
+    await settledAll(page, ALL);
+    const tags = await page.evaluate((sel) => [...document.querySelectorAll(sel)].map((el) => el.localName), ALL);
+    assert.deepEqual([...new Set(tags)].sort(), [...FIGURES].sort());
+    for (let i = 0; i < tags.length; i++) {
+      const stats = await canvasStats(page, ALL, i);
+      for (const canvas of stats) assert.ok(canvas.distinctColors > 8, `${tags[i]} drew (${canvas.distinctColors} colours)`);
+    }
+    const readouts = await page.evaluate((sel) => [...document.querySelectorAll(sel)].map((el) => el.readoutText), ALL);
+    for (const text of readouts) assert.doesNotMatch(text, /could not be computed|Loading…/);
+    const wasm = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length);
+    assert.equal(wasm, 1, 'one module for every figure of the page');
+    await page.screenshot({ path: screenshotPath('demos_paper-a_html'), fullPage: true });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('the text’s buttons drive the figures, the URL follows, and a link reproduces the state', async () => {
+    const { page, context, problems } = await openPage(session.browser);
+    await page.goto(session.server.url + 'demos/paper-a.html#scaling.alpha=3&swap.kind=symmetric&swap.exchanged=true');
+    const scaling = page.locator('#scaling');
+    const swap = page.locator('#swap');
+    await settledAll(page, '#scaling, #swap');
+    assert.deepEqual(await scaling.evaluate((el) => [el.alpha, el.activation]), [3, 'relu']);
+    assert.deepEqual(await swap.evaluate((el) => [el.kind, el.exchanged]), ['symmetric', true]);
+    const before = await canvasStats(page, '#scaling');
+    await page.locator('button[data-target="scaling"]', { hasText: 'ReLU, α = −2' }).click();
+    await settledAll(page, '#scaling');
+    assert.deepEqual(await scaling.evaluate((el) => [el.alpha, el.activation]), [-2, 'relu']);
+    assert.equal((await hashParams(page)).get('scaling.alpha'), '-2');
+    assert.notEqual((await canvasStats(page, '#scaling'))[0].hash, before[0].hash);
+    await page.locator('button[data-target="swap"]', { hasText: 'SwiGLU' }).click();
+    await settledAll(page, '#swap');
+    assert.equal(await swap.evaluate((el) => el.kind), 'gated');
+    assert.ok(await swap.evaluate((el) => el.result.gap) > 0.01);
+    assert.equal((await hashParams(page)).get('swap.kind'), null, 'back to the default: dropped from the URL');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('fits a 320 px wide phone, every figure inside the viewport', async () => {
+    const { page, context, problems } = await openPage(session.browser, { viewport: { width: 320, height: 640 } });
+    await page.goto(session.server.url + 'demos/paper-a.html#race.steps=100&race.seeds=1');
+    await settledAll(page, ALL);
+    const layout = await page.evaluate((sel) => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      figures: [...document.querySelectorAll(sel)].map((el) => {
+        const box = el.getBoundingClientRect();
+        const parts = [...el.shadowRoot.querySelectorAll('canvas, select, input, button, textarea')]
+          .filter((c) => c.checkVisibility()).map((c) => c.getBoundingClientRect());
+        return { tag: el.localName, left: box.left, right: box.right, parts: parts.map((b) => [b.left, b.right]) };
+      }),
+    }), ALL);
+    assert.ok(layout.scrollWidth <= 320, `page is ${layout.scrollWidth} px wide`);
+    for (const figure of layout.figures) {
+      assert.ok(figure.left >= 0 && figure.right <= 320, `${figure.tag} spans ${figure.left}..${figure.right}`);
+      for (const [left, right] of figure.parts) assert.ok(left >= figure.left - 0.5 && right <= figure.right + 0.5, figure.tag);
+    }
+    await page.screenshot({ path: screenshotPath('320px-demos_paper-a_html'), fullPage: true });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('the landing page loads cleanly and links to the article', async () => {
+    const { page, context, problems } = await openPage(session.browser);
+    await page.goto(session.server.url + 'demos/index.html');
+    await page.locator('.card a[href="paper-a.html"]').click();
+    await page.waitForURL(/paper-a\.html$/);
+    assert.match(await page.title(), /Gated MLPs as symmetry-broken rank-1 bilinear attention/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});

@@ -1,0 +1,81 @@
+// Every demo page in real Chromium: loads with no console error, no failed request and no
+// request off 127.0.0.1; its figures draw (non-blank canvases) and compute their numbers; the
+// article's math is typeset. Screenshots go to test-artifacts/, with the time from navigation
+// to the first drawn figure in test-artifacts/timings.json.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, artifacts, typesetMath } from '../harness.mjs';
+
+// The landing page (demos/index.html) has no figure: paper-a/page.test.mjs loads it.
+const PAGES = ['demos/paper-a.html', 'demos/embed.html', 'demos/csp.html'];
+
+describe('demo pages', () => {
+  let session;
+  const timings = {};
+  before(async () => {
+    session = await startSession();
+  });
+  after(async () => {
+    writeFileSync(join(artifacts, 'timings.json'), JSON.stringify(timings, null, 2) + '\n');
+    await session?.close();
+  });
+
+  for (const path of PAGES) {
+    it(`${path} loads cleanly and its figures draw`, async () => {
+      const { page, context, problems, requests } = await openPage(session.browser);
+      await page.goto(session.server.url + path, { waitUntil: 'load' });
+      await figuresSettled(page);
+      const figures = await page.locator('gatelab-exchange-plane').count();
+      assert.ok(figures >= 1, 'the page has a figure');
+      for (let i = 0; i < figures; i++) {
+        const stats = await canvasStats(page, 'gatelab-exchange-plane', i);
+        assert.equal(stats.length, 2, 'heatmap and curve');
+        for (const canvas of stats) {
+          assert.ok(canvas.width >= 100 && canvas.height >= 100, `canvas ${canvas.width}x${canvas.height}`);
+          assert.ok(canvas.distinctColors > 10, `canvas is not blank (${canvas.distinctColors} colours)`);
+        }
+      }
+      const readout = await page.locator('gatelab-exchange-plane').first().evaluate((el) => el.readoutText);
+      assert.match(readout, /gated \S+, symmetric \S+, MLP n\/a/);
+      await page.screenshot({ path: screenshotPath(path.replace(/\W+/g, '_')), fullPage: true });
+      assert.ok(requests.length > 3);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+
+  it('the root redirects to the demos', async () => {
+    const { page, context, problems } = await openPage(session.browser);
+    await page.goto(session.server.url);
+    await page.waitForURL(/\/demos\/$/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('the article typesets its math with the local KaTeX', async () => {
+    const { page, context, problems } = await openPage(session.browser);
+    await page.goto(session.server.url + 'demos/paper-a.html');
+    await page.waitForSelector('.katex-display');
+    const counts = await typesetMath(page, { skip: '.katex' });
+    assert.ok(counts.display >= 6, `${counts.display} display equations`);
+    assert.equal(counts.errors, 0);
+    assert.equal(counts.raw, null, 'no raw TeX left');
+    assert.ok(counts.fonts >= 1, 'KaTeX fonts loaded from /vendor/katex');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('the first figure draws soon after navigation', async () => {
+    const { page, context } = await openPage(session.browser);
+    await page.goto(session.server.url + 'demos/csp.html');
+    const ready = await page.evaluate(() => new Promise((resolve) => {
+      const figure = document.querySelector('gatelab-exchange-plane');
+      figure.ready.then(() => resolve(performance.getEntriesByName('gatelab:ready:gatelab-exchange-plane')[0]?.startTime));
+    }));
+    timings.navigationToFirstFigureMs = Math.round(ready);
+    assert.ok(ready > 0 && ready < 10_000, `first figure after ${ready} ms`);
+    await context.close();
+  });
+});

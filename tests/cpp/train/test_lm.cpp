@@ -1,0 +1,196 @@
+// The character corpus and the language-model session: splits and fixed evaluation windows,
+// learning on a patterned text, determinism and checkpoints (a restored session resumes bit
+// for bit), paired variants (same windows, same embedding and attention), the initial output
+// RMS, diagnostics (symgated has no antisymmetric part), and refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "gatelab/base/rng.hpp"
+#include "gatelab/train/lm.hpp"
+
+using namespace gatelab;
+
+namespace {
+
+// A text with learnable structure: words from a small list, in a seeded order.
+std::shared_ptr<CharCorpus> patterned_corpus(std::size_t chars = 20000) {
+  const char* words[] = {"gate ", "unit ", "query ", "key ", "value ", "energy ", "step "};
+  Pcg32 rng(3);
+  std::string text;
+  while (text.size() < chars) text += words[rng.below(7)];
+  text.resize(chars);
+  auto corpus = std::make_shared<CharCorpus>();
+  EXPECT_EQ(make_char_corpus(text, 0.05, 0.05, *corpus), "");
+  return corpus;
+}
+
+LmConfig small_config() {
+  LmConfig c;
+  c.model.family = CemFamily::standard;
+  c.model.d = 16;
+  c.model.layers = 1;
+  c.model.heads = 2;
+  c.model.hidden = 24;
+  c.context = 16;
+  c.batch = 4;
+  c.warmup = 5;
+  c.optimizer.learning_rate = 1e-2f;
+  return c;
+}
+
+}  // namespace
+
+TEST(CharCorpus, SplitsAreContiguousAndWindowsFixed) {
+  auto corpus = patterned_corpus(10000);
+  EXPECT_EQ(corpus->train.size() + corpus->dev.size() + corpus->validation.size(), 10000u);
+  EXPECT_EQ(corpus->dev.size(), 500u);
+  EXPECT_EQ(corpus->validation.size(), 500u);
+  EXPECT_EQ(corpus->vocab.size(), 16);  // the 15 letters of the seven words and the space
+  const auto all = evaluation_windows(500, 16, 0), some = evaluation_windows(500, 16, 5);
+  EXPECT_EQ(all.size(), 31u);  // ⌊499/16⌋
+  ASSERT_EQ(some.size(), 5u);
+  EXPECT_EQ(some[1], 6u * 16);  // ⌊1·31/5⌋·16
+  EXPECT_EQ(evaluation_windows(500, 16, 5), some);
+  CharCorpus bad;
+  EXPECT_NE(make_char_corpus("short", 0.0, 0.1, bad), "");
+  EXPECT_NE(make_char_corpus(std::string(2000, 'a'), 0.3, 0.3, bad), "");
+  const CorpusBaselines b = corpus_baselines(*corpus);
+  EXPECT_NEAR(b.uniform, std::log(16.0), 1e-12);
+  EXPECT_LT(b.unigram, b.uniform);
+}
+
+TEST(LmSession, LearnsAPatternedTextAndReplaysBitForBit) {
+  auto corpus = patterned_corpus();
+  LmSession a(small_config(), corpus), b(small_config(), corpus);
+  ASSERT_EQ(a.error(), "");
+  double before = 0, after = 0;
+  ASSERT_EQ(a.evaluate(CorpusSplit::validation, 0, &before), "");
+  ASSERT_EQ(a.train(150), "");
+  ASSERT_EQ(a.evaluate(CorpusSplit::validation, 0, &after), "");
+  EXPECT_LT(after, 0.7 * before) << before << " → " << after;
+  EXPECT_LT(after, corpus_baselines(*corpus).unigram);
+  ASSERT_EQ(b.train(150), "");
+  ASSERT_EQ(a.train_losses().size(), 150u);
+  EXPECT_EQ(std::memcmp(a.train_losses().data(), b.train_losses().data(), 150 * sizeof(double)), 0);
+  std::string text;
+  ASSERT_EQ(a.sample(40, 0.8f, 1, &text), "");
+  EXPECT_EQ(text.size(), 40u);
+}
+
+TEST(LmSession, ACheckpointResumesBitForBit) {
+  auto corpus = patterned_corpus();
+  LmSession straight(small_config(), corpus), first(small_config(), corpus), resumed(small_config(), corpus);
+  ASSERT_EQ(straight.train(40), "");
+  ASSERT_EQ(first.train(25), "");
+  const auto bytes = first.checkpoint();
+  ASSERT_EQ(resumed.restore(bytes.data(), bytes.size()), "");
+  EXPECT_EQ(resumed.steps_done(), 25);
+  ASSERT_EQ(resumed.train(15), "");
+  EXPECT_EQ(std::memcmp(straight.train_losses().data(), resumed.train_losses().data(), 40 * sizeof(double)), 0);
+  EXPECT_NE(resumed.restore(bytes.data(), bytes.size() - 1), "");
+  LmConfig wider = small_config();
+  wider.model.hidden = 32;
+  LmSession other(wider, corpus);
+  EXPECT_NE(other.restore(bytes.data(), bytes.size()), "");
+}
+
+TEST(LmSession, VariantsOfOneSeedShareWindowsEmbeddingAndAttention) {
+  auto corpus = patterned_corpus();
+  LmConfig gated = small_config(), ffn = small_config();
+  ffn.model.mlp_kind = LayerKind::mlp;
+  ffn.model.activation = {Activation::gelu, 1.0f};
+  LmSession a(gated, corpus), b(ffn, corpus);
+  const auto pa = a.model().parameters(), pb = b.model().parameters();
+  for (const char* name : {"w_in", "block0.attn.wq", "block0.attn.wo", "w_out"}) {
+    const auto* va = find_parameter(pa, name);
+    const auto* vb = find_parameter(pb, name);
+    ASSERT_TRUE(va && vb) << name;
+    EXPECT_EQ(std::memcmp(va->value, vb->value, va->size * sizeof(float)), 0) << name;
+  }
+}
+
+TEST(LmSession, InitialMlpOutputRmsIsTheTarget) {
+  auto corpus = patterned_corpus();
+  for (LayerKind kind : {LayerKind::gated, LayerKind::symmetric, LayerKind::mlp}) {
+    LmConfig c = small_config();
+    c.model.layers = 2;
+    c.model.mlp_kind = kind;
+    c.mlp_init_rms = 0.3f;
+    LmSession s(c, corpus);
+    ASSERT_EQ(s.error(), "");
+    // The scaling probe is the first `batch` train windows: measure there again.
+    const auto starts = evaluation_windows(corpus->train.size(), c.context, c.batch);
+    std::vector<float> onehot(starts.size() * c.context * corpus->vocab.size()), out(onehot.size());
+    for (std::size_t b = 0; b < starts.size(); ++b) {
+      for (int i = 0; i < c.context; ++i) {
+        onehot[(b * c.context + i) * corpus->vocab.size() + corpus->train[starts[b] + i]] = 1.0f;
+      }
+    }
+    ASSERT_EQ(s.model().forward(onehot.data(), c.context, out.data(), int(starts.size())), "");
+    for (int l = 0; l < 2; ++l) {
+      const int rows = s.model().cached_rows();
+      std::vector<float> y(std::size_t(rows) * c.model.d);
+      s.model().std_mlp(l)->forward(s.model().mlp_input(l), rows, y.data());
+      double sum = 0;
+      for (float v : y) sum += double(v) * v;
+      EXPECT_NEAR(std::sqrt(sum / y.size()), 0.3, 1e-4) << layer_kind_name(kind) << " block " << l;
+    }
+  }
+}
+
+TEST(LmSession, DiagnosticsSeeNoAntisymmetricPartInSymgated) {
+  auto corpus = patterned_corpus();
+  LmConfig plain = small_config(), symgated = small_config();
+  symgated.model.mlp_symmetrize = 1.0f;
+  LmSession a(plain, corpus), b(symgated, corpus);
+  ASSERT_EQ(a.train(20), "");
+  ASSERT_EQ(b.train(20), "");
+  std::vector<LmBlockDiagnostics> da, db;
+  ASSERT_EQ(a.diagnostics(CorpusSplit::validation, 8, da), "");
+  ASSERT_EQ(b.diagnostics(CorpusSplit::validation, 8, db), "");
+  ASSERT_EQ(da.size(), 1u);
+  EXPECT_GT(da[0].antisymmetric_share, 0.05);
+  EXPECT_GT(da[0].exchange_gap, 1e-3);
+  EXPECT_NEAR(db[0].antisymmetric_share, 0.0, 1e-12);
+  EXPECT_LT(db[0].exchange_gap, 1e-6);
+  EXPECT_NE(da[0].qk_drift, 0.0);  // Adam does not conserve ‖q‖² − ‖k‖²
+  EXPECT_LT(da[0].preactivation_quantiles[0], da[0].preactivation_quantiles[4]);
+}
+
+TEST(LmSession, GaugeFixingKeepsQAtUnitNorm) {
+  auto corpus = patterned_corpus();
+  LmConfig c = small_config();
+  c.model.activation = {Activation::relu, 1.0f};
+  c.gauge_fix = true;
+  LmSession s(c, corpus);
+  ASSERT_EQ(s.error(), "");
+  ASSERT_EQ(s.train(10), "");
+  const auto& q = s.model().std_mlp(0)->params().q;
+  for (std::size_t j = 0; j < q.shape()[0]; ++j) {
+    double n2 = 0;
+    for (std::size_t e = 0; e < q.shape()[2]; ++e) n2 += double(q(j, 0, e)) * q(j, 0, e);
+    EXPECT_NEAR(n2, 1.0, 1e-5);
+  }
+  c.model.activation = {Activation::silu, 1.0f};
+  EXPECT_NE(validate(c, *corpus).find("gauge_fix"), std::string::npos);
+}
+
+TEST(LmSession, RefusesBadConfigs) {
+  auto corpus = patterned_corpus();
+  LmConfig c = small_config();
+  c.context = 1;
+  EXPECT_NE(LmSession(c, corpus).error(), "");
+  c = small_config();
+  c.optimizer.learning_rate = 0;
+  EXPECT_NE(LmSession(c, corpus).error().find("optimizer"), std::string::npos);
+  c = small_config();
+  c.model.heads = 3;
+  EXPECT_NE(LmSession(c, corpus).error().find("model"), std::string::npos);
+  LmSession broken(c, corpus);
+  EXPECT_EQ(broken.train(1), broken.error());
+  EXPECT_NE(LmSession(small_config(), nullptr).error(), "");
+}

@@ -1,0 +1,114 @@
+// The shared look of every figure: theme properties with light and dark defaults, the frame
+// (plots, controls, readout), native controls, focus rings, and layout that works from 320 px.
+// Styles go in through constructable stylesheets (adoptedStyleSheets), which a strict
+// Content-Security-Policy does not block; browsers without them get a <style> element built
+// with textContent. Sheets are built lazily (on first use), once per class.
+
+const BASE_CSS = `
+:host {
+  --gl-fg: var(--gatelab-fg, #1d1d1f);
+  --gl-bg: var(--gatelab-bg, #ffffff);
+  --gl-muted: var(--gatelab-muted, #5f6168);
+  --gl-accent: var(--gatelab-accent, #c2410c);
+  --gl-accent-2: var(--gatelab-accent-2, #1d5fd6);
+  --gl-grid: var(--gatelab-grid, #e2e2e7);
+  --gl-font: var(--gatelab-font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
+  --gl-colormap: var(--gatelab-colormap, #2166ac, #92c5de, #f7f7f7, #f4a582, #b2182b);
+  color-scheme: light;
+  display: block;
+  container-type: inline-size;
+  box-sizing: border-box;
+  max-width: 100%;
+  min-width: 0;
+  margin: 1.5em 0;
+  padding: 12px;
+  border: 1px solid var(--gl-grid);
+  border-radius: 10px;
+  color: var(--gl-fg);
+  background: var(--gl-bg);
+  font: 14px/1.45 var(--gl-font);
+}
+@media (prefers-color-scheme: dark) {
+  :host {
+    --gl-fg: var(--gatelab-fg, #e9e9ec);
+    --gl-bg: var(--gatelab-bg, #17171a);
+    --gl-muted: var(--gatelab-muted, #a3a3ab);
+    --gl-accent: var(--gatelab-accent, #fb923c);
+    --gl-accent-2: var(--gatelab-accent-2, #7cb1ff);
+    --gl-grid: var(--gatelab-grid, #34343a);
+    --gl-colormap: var(--gatelab-colormap, #5aa4e6, #26405c, #1c1c20, #66302a, #f0806a);
+    color-scheme: dark;
+  }
+}
+:host([hidden]) { display: none; }
+[hidden] { display: none !important; }
+*, *::before, *::after { box-sizing: inherit; }
+.figure { margin: 0; min-width: 0; }
+.plots { display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; align-items: start; }
+canvas { display: block; width: 100%; height: auto; border-radius: 4px; touch-action: pan-y; }
+canvas:focus-visible, button:focus-visible, select:focus-visible, input:focus-visible {
+  outline: 2px solid var(--gl-accent);
+  outline-offset: 2px;
+}
+.controls { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin-top: 10px; }
+:host([hide-controls]) .controls { display: none; }
+.control { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 6px; min-height: 36px; }
+.control-label { color: var(--gl-muted); }
+.control-value { min-width: 3.5em; font-variant-numeric: tabular-nums; }
+select, button, input {
+  font: inherit;
+  color: var(--gl-fg);
+  background: var(--gl-bg);
+  border: 1px solid var(--gl-muted);
+  border-radius: 6px;
+  min-height: 32px;
+}
+select, button { padding: 4px 10px; }
+button { cursor: pointer; }
+button:hover, select:hover { border-color: var(--gl-accent); }
+input[type=range] { accent-color: var(--gl-accent); border: 0; background: transparent; width: min(11em, 60vw); }
+.export { display: inline-flex; gap: 6px; margin-left: auto; }
+.readout {
+  margin: 10px 0 0;
+  min-height: 2.9em;
+  color: var(--gl-fg);
+  font-variant-numeric: tabular-nums;
+  overflow-wrap: anywhere;
+}
+.readout .busy { color: var(--gl-muted); }
+.readout.error { color: var(--gl-accent); }
+.caption { margin-top: 8px; color: var(--gl-muted); font-size: 0.93em; }
+/* The line where a probe's reading is said (grid-probe.js createProbeLine). */
+.probe { margin: 6px 0 0; min-height: 1.45em; color: var(--gl-muted); font-variant-numeric: tabular-nums; }
+.visually-hidden {
+  position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap;
+}
+@media (prefers-reduced-motion: reduce) {
+  *, *::before, *::after { transition: none !important; animation: none !important; }
+}
+`;
+
+const sheets = new Map();
+
+function sheetFor(css) {
+  let sheet = sheets.get(css);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    sheets.set(css, sheet);
+  }
+  return sheet;
+}
+
+/** Puts the base styles and the figure class's own `static styles` into its shadow root. */
+export function adoptStyles(shadowRoot, figureClass) {
+  const texts = [BASE_CSS, figureClass.styles ?? ''].filter(Boolean);
+  if ('adoptedStyleSheets' in shadowRoot && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+    shadowRoot.adoptedStyleSheets = texts.map(sheetFor);
+    return;
+  }
+  const style = document.createElement('style');
+  style.textContent = texts.join('\n');
+  shadowRoot.append(style);
+}

@@ -1,0 +1,63 @@
+// The race figure's attributes and what they ask of the worker. Kept apart from the element so
+// the schema (every attribute, its default and its limits) reads as one table, and so the
+// mapping from attributes to a raceStart request (paper-a-tasks.js) can be read and changed in
+// one place without the element's lifecycle around it.
+import { TASK_LABELS } from './race-controls.js';
+import { kindActivationPattern } from '../../base/labels.js';
+import { pointArrays, POINT_EXTENT, POINTS_PATTERN } from './user-points.js';
+
+/** Cells per side of each model's decision grid. */
+export const GRID = 40;
+/** The data square is [−EXTENT, EXTENT]². */
+export const EXTENT = POINT_EXTENT;
+const MODEL = kindActivationPattern();
+const MODEL_LIST = new RegExp(`^${MODEL}(,${MODEL}){0,15}$`);
+
+export const RACE_SCHEMA = {
+  task: { type: 'enum', default: 'xor', values: Object.keys(TASK_LABELS) },
+  teacher: { type: 'string', default: 'gated:relu', pattern: new RegExp(`^${MODEL}$`) },
+  points: { type: 'string', default: '', pattern: POINTS_PATTERN },
+  count: { type: 'integer', default: 200, min: 20, max: 2000 },
+  noise: { type: 'number', default: 0.1, min: 0, max: 2 },
+  split: { type: 'number', default: 0.5, min: 0.05, max: 0.95 },
+  batch: { type: 'integer', default: 32, min: 0, max: 1024 },
+  loss: { type: 'enum', default: 'cross_entropy', values: ['cross_entropy', 'mse'] },
+  optimizer: { type: 'enum', default: 'adam', values: ['adam', 'momentum', 'sgd'] },
+  learningRate: { type: 'number', default: 0.01, min: 1e-5, max: 100 },
+  steps: { type: 'integer', default: 500, min: 10, max: 20000 },
+  seeds: { type: 'integer', default: 3, min: 1, max: 8 },
+  seed: { type: 'integer', default: 0, min: 0, max: 4294967295 },
+  models: { type: 'string', default: 'mlp:relu,symmetric:relu,gated:relu,gated:gelu,gated:silu,gated:sigmoid,gated:identity',
+    pattern: MODEL_LIST },
+  width: { type: 'enum', default: 'budget', values: ['budget', 'shazeer'] },
+  budget: { type: 'integer', default: 128, min: 16, max: 4096 },
+  mlpHidden: { type: 'integer', default: 32, min: 2, max: 256 },
+};
+
+/**
+ * The raceStart request for the figure's state: models whose activation the library does not
+ * know are dropped (SwiGLU stands in when none is left), and an unknown teacher activation
+ * becomes ReLU.
+ * @param {object} st the figure's state
+ * @param {string[]} activations the library's activation names (lab.activations)
+ * @param {{ x: number, y: number, label: number }[]} userPoints the points of the `points` attribute
+ */
+export function raceRequest(st, activations, userPoints) {
+  const models = st.models.split(',').map((key) => {
+    const [kind, activation] = key.split(':');
+    return { kind, activation };
+  }).filter((m) => activations.includes(m.activation));
+  const data = { task: st.task, count: st.count, noise: st.noise, trainFraction: st.split, seed: st.seed };
+  if (st.task === 'teacher') {
+    const [kind, activation] = st.teacher.split(':');
+    data.teacher = { kind, activation: activations.includes(activation) ? activation : 'relu' };
+  }
+  if (st.task === 'user') data.points = pointArrays(userPoints);
+  return {
+    models: models.length ? models : [{ kind: 'gated', activation: 'silu' }],
+    widthRule: st.width, budget: st.budget, mlpHidden: st.mlpHidden, seeds: st.seeds,
+    train: { seed: st.seed, loss: st.loss, optimizer: st.optimizer, learningRate: st.learningRate,
+      batchSize: st.batch, evalEvery: Math.max(1, Math.ceil(st.steps / 100)) },
+    data, gridSize: GRID, extent: EXTENT,
+  };
+}

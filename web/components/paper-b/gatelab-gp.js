@@ -1,0 +1,270 @@
+// <gatelab-gp length="16" length-scale="0.5" noise="0.1" train-steps="300" highlight="2" seed="1">
+//
+// In-context GP regression, live (docs/MATH.md §B7). Four small CEM transformers (tied
+// attention with a shared diagonal + tied gated MLP, the same width and depth) with T = 1, 2,
+// 4 and 8 recursive steps per layer train in the worker on fresh GP sequences. Top: one held-
+// out sequence position by position — the true y_t, the exact GP posterior band (mean ± 2 sd,
+// the best any model can do from the pairs before t) and each model's prediction of y_t.
+// Below: the RMSE by context length on held-out sequences beside the posterior's and the
+// context mean's, and the training loss. Every number comes from the library (lab.gp).
+import { GateLabFigure } from '../base/gatelab-figure.js';
+import { createButton, createRange, createReseedButton, createSelect } from '../base/controls.js';
+import { sharedRunner } from '../runner/lab-runner.js';
+import { runTracked } from '../runner/worker-run.js';
+import { formatNumber } from '../base/format.js';
+import { extent } from '../plot/axes.js';
+import { drawChart } from '../plot/chart.js';
+import { parseColor } from '../base/theme.js';
+
+export const GP_DEPTHS = [1, 2, 4, 8];
+const CHUNK = 5;         // AdamW steps per worker call between redraws
+const EVAL_COUNT = 32;   // held-out sequences of the RMSE panel
+let nextId = 1;
+
+const STYLES = `
+.plots canvas.predictions { aspect-ratio: 2.1; grid-column: 1 / -1; }
+.plots canvas.rmse, .plots canvas.loss { aspect-ratio: 1.4; }
+@container (min-width: 620px) {
+  .plots { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
+}
+`;
+
+/** The colour of depth index i: from accent-2 (T = 1) to accent (T = 8). */
+function depthColor(theme, i) {
+  const a = parseColor(theme.accent2) ?? [37, 99, 235];
+  const b = parseColor(theme.accent) ?? [194, 65, 12];
+  const t = i / (GP_DEPTHS.length - 1);
+  return `rgb(${[0, 1, 2].map((k) => Math.round(a[k] + t * (b[k] - a[k]))).join(', ')})`;
+}
+
+export class GateLabGp extends GateLabFigure {
+  static styles = STYLES;
+  static schema = {
+    seed: { type: 'integer', default: 1, min: 0, max: 4294967295 },
+    sequence: { type: 'integer', default: 1, min: 0, max: 4294967295 },
+    length: { type: 'integer', default: 16, min: 4, max: 32 },
+    dx: { type: 'integer', default: 1, min: 1, max: 4 },
+    lengthScale: { type: 'number', default: 0.5, min: 0.05, max: 5 },
+    noise: { type: 'number', default: 0.1, min: 0.01, max: 1 },
+    trainSteps: { type: 'integer', default: 300, min: 0, max: 5000 },
+    highlight: { type: 'enum', default: '2', values: GP_DEPTHS.map(String) },
+    paused: { type: 'boolean', default: false },
+  };
+
+  #controls = null;
+  #run = null;        // { id, abort, display, baselines, models: [{ steps, parameters, losses: number[], … }] }
+  #training = false;
+
+  /** The latest numbers: { stepsDone, models: [{ steps, parameters, rmse, rmseByPosition }], baselines } or null. */
+  get results() {
+    const r = this.#run;
+    if (!r?.models) return null;
+    return structuredClone({ stepsDone: Math.min(...r.models.map((m) => m.stepsDone)), baselines: r.baselines,
+      models: r.models.map(({ steps, parameters, rmse, rmseByPosition, diverged }) => ({ steps, parameters, rmse, rmseByPosition, diverged })) });
+  }
+
+  build({ controls }) {
+    this.createCanvas({ name: 'predictions', label: 'Predictions of each y_t against the GP posterior band, by position' });
+    this.createCanvas({ name: 'rmse', label: 'Held-out RMSE by context length for each recursion depth T' });
+    this.createCanvas({ name: 'loss', label: 'Training loss of each model' });
+    const highlight = createSelect({ label: 'Highlight', value: this.state.highlight,
+      options: GP_DEPTHS.map((t) => ({ value: String(t), text: `T = ${t}` })),
+      onChange: (value) => this.setState({ highlight: value }, 'user') });
+    const lengthScale = createRange({ label: 'Length-scale ℓ', min: 0.1, max: 2, step: 0.05, value: this.state.lengthScale,
+      format: (v) => v.toFixed(2), onInput: (value) => this.setState({ lengthScale: value }, 'user') });
+    const noise = createRange({ label: 'Noise σ', min: 0.01, max: 0.5, step: 0.01, value: this.state.noise,
+      format: (v) => v.toFixed(2), onInput: (value) => this.setState({ noise: value }, 'user') });
+    const pause = createButton({ text: 'Pause', part: 'button pause',
+      onClick: () => this.setState({ paused: !this.state.paused }, 'user') });
+    const sequence = createReseedButton(this, { text: 'New sequence', part: 'button sequence', name: 'sequence' });
+    const restart = createReseedButton(this, { text: 'Retrain', title: 'New initial weights and training data', part: 'button restart' });
+    controls.append(highlight.element, lengthScale.element, noise.element, pause, sequence, restart);
+    this.#controls = { highlight, lengthScale, noise, pause, sequence, restart };
+  }
+
+  syncControls() {
+    const c = this.#controls;
+    c.highlight.select.value = this.state.highlight;
+    c.lengthScale.set(this.state.lengthScale);
+    c.noise.set(this.state.noise);
+    c.pause.textContent = this.state.paused ? 'Resume' : 'Pause';
+    c.pause.setAttribute('aria-pressed', String(this.state.paused));
+    c.restart.title = `Seed ${this.state.seed}: new initial weights and training data`;
+  }
+
+  async start() {
+    await this.#restart();
+  }
+
+  update(changed) {
+    const has = (...names) => names.some((n) => changed.has(n));
+    if (has('seed', 'length', 'dx', 'lengthScale', 'noise')) {
+      this.#restart();
+      return;
+    }
+    if (has('sequence')) this.#newSequence();
+    if (has('trainSteps', 'paused')) this.#train();
+    this.requestDraw();
+  }
+
+  #options() {
+    const { seed, length, dx, lengthScale, noise } = this.state;
+    return { family: 'cem', diagonal: 'shared', dx, length, lengthScale, noiseStd: noise, d: 16, layers: 2, heads: 2,
+      hidden: 32, eta: 0.25, batch: 8, lr: 0.003, warmup: 20, seed };
+  }
+
+  #stop() {
+    const run = this.#run;
+    if (!run) return;
+    run.abort.abort();
+    sharedRunner().run('gpStop', { id: run.id }).catch(() => {});
+    this.#run = null;
+  }
+
+  #restart() {
+    this.#stop();
+    const run = { id: `gp-${nextId++}`, abort: new AbortController() };
+    this.#run = run;
+    return runTracked(this, async () => {
+      this.announce('Creating the models…', { busy: true });
+      const r = await sharedRunner().run('gpStart', { id: run.id, options: this.#options(), depths: GP_DEPTHS,
+        sequenceSeed: this.state.sequence, evalSeed: (this.state.seed + 7919) >>> 0, evalCount: EVAL_COUNT },
+      { signal: run.abort.signal });
+      if (this.#run !== run) return;
+      Object.assign(run, r, { models: r.models.map((m) => ({ ...m, losses: Array.from(m.losses) })) });
+      this.requestDraw();
+      await this.#train();
+    });
+  }
+
+  /** Trains in chunks until trainSteps, unless paused; one loop at a time. */
+  async #train() {
+    const run = this.#run;
+    if (!run?.models || this.#training) {
+      if (run?.models) this.announce(this.#summary());
+      return;
+    }
+    this.#training = true;
+    await runTracked(this, async () => {
+      while (this.#run === run && !this.state.paused && run.models.some((m) => m.stepsDone < this.state.trainSteps && !m.diverged)) {
+        const until = this.state.trainSteps;
+        const r = await sharedRunner().run('gpStep', { id: run.id, steps: CHUNK, until,
+          from: run.models.map((m) => m.losses.length) }, { signal: run.abort.signal });
+        if (this.#run !== run) return;
+        r.models.forEach((m, i) => {
+          const losses = run.models[i].losses;
+          losses.push(...m.losses);
+          run.models[i] = { ...m, losses };
+        });
+        this.announce(this.#summary(), { busy: true });
+        this.requestDraw();
+      }
+      if (this.#run === run) {
+        this.announce(this.#summary());
+        this.dispatchEvent(new CustomEvent('trained', { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
+      }
+    }, { onEnd: () => (this.#training = false) });
+  }
+
+  async #newSequence() {
+    const run = this.#run;
+    if (!run?.models) return;
+    await runTracked(this, async () => {
+      const r = await sharedRunner().run('gpSequence', { id: run.id, sequenceSeed: this.state.sequence }, { signal: run.abort.signal });
+      if (this.#run !== run) return;
+      run.display = r.display;
+      r.predictions.forEach((p, i) => (run.models[i].prediction = p));
+      this.requestDraw();
+    });
+  }
+
+  #summary() {
+    const run = this.#run;
+    const step = Math.min(...run.models.map((m) => m.stepsDone));
+    const models = run.models.map((m) => `T = ${m.steps} ${formatNumber(m.rmse)}${m.diverged ? ' (diverged)' : ''}`).join(', ');
+    return `Step ${step} of ${this.state.trainSteps}${this.state.paused ? ' (paused)' : ''}. Held-out RMSE on ${EVAL_COUNT} `
+      + `sequences: ${models}; exact GP posterior ${formatNumber(run.baselines.posterior.rmse)} (the best possible), `
+      + `context mean ${formatNumber(run.baselines.contextMean.rmse)}. ${run.models[0].parameters} parameters per model.`;
+  }
+
+  draw() {
+    const run = this.#run;
+    if (!run?.models) return;
+    const [predCanvas, rmseCanvas, lossCanvas] = this.shadowRoot.querySelectorAll('canvas');
+    const theme = this.theme;
+    const n = this.state.length;
+    const positions = Float32Array.from({ length: n }, (_, t) => t);
+    const hi = GP_DEPTHS.indexOf(Number(this.state.highlight));
+    const styled = (i, extra) => ({ color: depthColor(theme, i), width: i === hi ? 3 : 1.5, alpha: i === hi ? 1 : 0.55, ...extra });
+    const legend = [...run.models.map((m, i) => ({ label: `T = ${m.steps}`, color: depthColor(theme, i), width: i === hi ? 3 : 1.5 }))];
+    {
+      const { ctx, width, height } = this.beginCanvas(predCanvas);
+      const d = run.display;
+      const sd = Array.from(d.variance, Math.sqrt);
+      const lo = Float32Array.from(d.mean, (m, t) => m - 2 * sd[t]);
+      const up = Float32Array.from(d.mean, (m, t) => m + 2 * sd[t]);
+      drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
+        xDomain: [-0.5, n - 0.5], yDomain: extent([lo, up, d.y, ...run.models.map((m) => m.prediction)]), theme,
+        fontSize: this.fontSizeFor(width), xLabel: 'position t (the model has seen the pairs before t)', yLabel: 'y',
+        title: `Held-out sequence ${d.seed}: predictions of y_t`,
+        bands: [{ x: positions, lo, hi: up, color: theme.muted, alpha: 0.2 }],
+        series: [{ x: positions, y: d.mean, color: theme.fg, width: 1.5, dash: [5, 4] },
+          { x: positions, y: d.contextMean, color: theme.muted, width: 1.2, dash: [2, 3] },
+          ...run.models.map((m, i) => ({ x: positions, y: m.prediction, ...styled(i) }))],
+        dots: Array.from(d.y, (y, t) => ({ x: t, y, color: theme.fg, r: 3.5 })),
+        legend: [{ label: 'true y_t', color: theme.fg, fill: true }, { label: 'GP posterior ± 2 sd', color: theme.fg, dash: [5, 4] },
+          { label: 'context mean', color: theme.muted, dash: [2, 3] }, ...legend],
+      });
+    }
+    {
+      const { ctx, width, height } = this.beginCanvas(rmseCanvas);
+      const b = run.baselines;
+      drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
+        xDomain: [-0.5, n - 0.5], yDomain: extent([b.posterior.byPosition, b.contextMean.byPosition,
+          ...run.models.map((m) => m.rmseByPosition)], { include: [0] }),
+        theme, fontSize: this.fontSizeFor(width), xLabel: 'context length t', title: `Held-out RMSE (${EVAL_COUNT} sequences)`,
+        series: [{ x: positions, y: b.posterior.byPosition, color: theme.fg, width: 1.5, dash: [5, 4] },
+          { x: positions, y: b.contextMean.byPosition, color: theme.muted, width: 1.2, dash: [2, 3] },
+          ...run.models.map((m, i) => ({ x: positions, y: m.rmseByPosition, ...styled(i) }))],
+        legend: [{ label: 'GP posterior', color: theme.fg, dash: [5, 4] }, { label: 'context mean', color: theme.muted, dash: [2, 3] }],
+      });
+    }
+    {
+      const { ctx, width, height } = this.beginCanvas(lossCanvas);
+      // A running mean over 10 steps: single steps of 8 sequences are noisy.
+      const smooth = (v) => Float32Array.from(v, (_, i) => {
+        const from = Math.max(0, i - 9);
+        let s = 0;
+        for (let k = from; k <= i; k++) s += v[k];
+        return s / (i - from + 1);
+      });
+      const curves = run.models.map((m) => smooth(m.losses));
+      const steps = Math.max(1, ...curves.map((c) => c.length));
+      drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
+        xDomain: [0, Math.max(steps, this.state.trainSteps)], yDomain: extent(curves, { include: [0] }), theme,
+        fontSize: this.fontSizeFor(width), xLabel: 'step', title: 'Training MSE (10-step mean)',
+        series: curves.map((c, i) => ({ x: Float32Array.from(c, (_, k) => k + 1), y: c, ...styled(i) })),
+        legend,
+      });
+    }
+  }
+
+  csv() {
+    const rows = [];
+    const run = this.#run;
+    if (!run?.models) return { columns: ['series', 'T', 'x', 'value'], rows };
+    const d = run.display;
+    d.y.forEach((v, t) => rows.push(['y', '', t, v]));
+    d.mean.forEach((v, t) => rows.push(['posterior_mean', '', t, v]));
+    d.variance.forEach((v, t) => rows.push(['posterior_variance', '', t, v]));
+    d.contextMean.forEach((v, t) => rows.push(['context_mean', '', t, v]));
+    run.baselines.posterior.byPosition.forEach((v, t) => rows.push(['rmse_posterior', '', t, v]));
+    run.baselines.contextMean.byPosition.forEach((v, t) => rows.push(['rmse_context_mean', '', t, v]));
+    for (const m of run.models) {
+      m.prediction.forEach((v, t) => rows.push(['prediction', m.steps, t, v]));
+      m.rmseByPosition.forEach((v, t) => rows.push(['rmse', m.steps, t, v]));
+      m.losses.forEach((v, k) => rows.push(['train_mse', m.steps, k + 1, v]));
+    }
+    return { columns: ['series', 'T', 'x', 'value'], rows };
+  }
+}

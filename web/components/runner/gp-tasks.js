@@ -1,0 +1,98 @@
+// The <gatelab-gp> figure's long computations, as runner tasks (lab-tasks.js merges them in):
+// a session of one GP model per recursion depth T, kept in the worker between calls, trained in
+// chunks; each call returns what the figure draws — predictions on the shown sequence and the
+// RMSE by position on a small held-out set, beside the exact GP posterior (lab.gp).
+
+const sessions = new Map();
+
+function sessionLost(id) {
+  const error = new Error(`GP session ${id} is gone (the worker restarted)`);
+  error.name = 'SessionLost';
+  return error;
+}
+
+/** RMSE by position and overall of predictions (one array per sequence) against the targets. */
+export function rmseByPosition(predictions, seqs) {
+  const n = seqs[0].y.length;
+  const sum = new Float64Array(n);
+  predictions.forEach((p, i) => {
+    for (let t = 0; t < n; t++) sum[t] += (p[t] - seqs[i].y[t]) ** 2;
+  });
+  const byPosition = Float32Array.from(sum, (s) => Math.sqrt(s / seqs.length));
+  const rmse = Math.sqrt(sum.reduce((a, b) => a + b, 0) / (seqs.length * n));
+  return { byPosition, rmse };
+}
+
+function shown(api, options, seed) {
+  const [seq] = api.sample(options, seed, 1);
+  return { ...seq, ...api.posterior(options, seq), seed };
+}
+
+function modelState(session, fromStep, display, evalSet) {
+  const losses = session.model.losses();
+  const { byPosition, rmse } = rmseByPosition(evalSet.map((s) => session.model.predict(s)), evalSet);
+  return { steps: session.steps, parameters: session.model.parameterCount, stepsDone: session.model.stepsDone,
+    diverged: session.model.diverged, losses: losses.slice(fromStep), prediction: session.model.predict(display),
+    rmseByPosition: byPosition, rmse };
+}
+
+export const gpTasks = {
+  /**
+   * Starts a figure session: one model per T in `depths`, the shown sequence (sequenceSeed)
+   * with its posterior, and `evalCount` held-out sequences with the baselines' RMSE.
+   */
+  *gpStart(lab, { id, options, depths, sequenceSeed, evalSeed, evalCount }) {
+    gpTasks.gpStop(lab, { id }).next();
+    const api = lab.gp;
+    const session = { models: [], options, display: shown(api, options, sequenceSeed), evalSet: api.sample(options, evalSeed, evalCount) };
+    sessions.set(id, session);
+    try {
+      for (const steps of depths) {
+        session.models.push({ steps, model: api.createSession({ ...options, steps }) });
+        yield session.models.length / (depths.length + 1);
+      }
+    } finally {
+      // Cancelled, or stopped by gpStop while starting: nobody holds these models any more.
+      if (sessions.get(id) !== session || session.models.length < depths.length) {
+        if (sessions.get(id) === session) sessions.delete(id);
+        for (const m of session.models) if (!m.model.disposed) m.model.dispose();
+      }
+    }
+    const post = session.evalSet.map((s) => api.posterior(options, s));
+    const baselines = { posterior: rmseByPosition(post.map((p) => p.mean), session.evalSet),
+      contextMean: rmseByPosition(post.map((p) => p.contextMean), session.evalSet) };
+    return { display: session.display, baselines, models: session.models.map((m) => modelState(m, 0, session.display, session.evalSet)) };
+  },
+
+  /** Trains every model by up to `steps` (never past `until`); returns each model's new state. */
+  *gpStep(lab, { id, steps, until, from }) {
+    const session = sessions.get(id);
+    if (!session) throw sessionLost(id);
+    const out = [];
+    for (let i = 0; i < session.models.length; i++) {
+      const m = session.models[i];
+      const n = Math.min(steps, until - m.model.stepsDone);
+      if (n > 0 && !m.model.diverged) m.model.train(n);
+      out.push(modelState(m, from[i], session.display, session.evalSet));
+      yield (i + 1) / session.models.length;
+    }
+    return { models: out };
+  },
+
+  /** A new shown sequence: its posterior and every model's predictions on it. */
+  *gpSequence(lab, { id, sequenceSeed }) {
+    const session = sessions.get(id);
+    if (!session) throw sessionLost(id);
+    yield 0;
+    session.display = shown(lab.gp, session.options, sequenceSeed);
+    return { display: session.display, predictions: session.models.map((m) => m.model.predict(session.display)) };
+  },
+
+  /** Disposes a session's models. */
+  *gpStop(lab, { id }) {
+    const session = sessions.get(id);
+    sessions.delete(id);
+    for (const m of session?.models ?? []) m.model.dispose();
+    return true;
+  },
+};

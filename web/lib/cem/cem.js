@@ -1,0 +1,158 @@
+// lab.cem: paper B, Causal Energy Minimization (docs/MATH.md §B). A layer is T preconditioned
+// gradient steps on a conditional energy: CEM attention (tied multi-head attention, §B2, with
+// the diagonal-plus-low-rank interaction of §B4) and the tied gated MLP (§B3), both with the
+// preconditioner of §B5 and recursion (§B6); plus the standard baselines they are compared with
+// (untied attention and the gated MLP) and the standard layer a tied one equals. Every number is
+// computed by the C++ core (cpp/bindings/bind_cem.cpp); this file validates the options and
+// makes the wrappers (layers.js). Types: cem.d.ts.
+import { throwCoreError } from '../core/errors.js';
+import { handleOf } from '../core/handles.js';
+import { fail, oneOf, plainObject, seedOf } from '../core/validate.js';
+import { CemAttention, CemMlp, float32, GatedMlp, StandardAttention } from './layers.js';
+
+export const CEM_DIAGONALS = Object.freeze(['none', 'per-head', 'shared']);
+export const CEM_PRECONDS = Object.freeze(['none', 'paper', 'psd']);
+
+// The options the core may name in a validation message; they are the JS option names.
+const OPTION_FIELDS = ['d', 'heads', 'steps', 'eta', 'beta', 'diagonal', 'precond', 'precondRank', 'seed', 'hidden',
+  'activation'];
+const OPTIONS = { argument: 'options', fields: OPTION_FIELDS };
+
+/** A JS number Embind can pass as a C++ int without truncating it (ranges: C++ validate()). */
+function int32(argument, value) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || Math.abs(value) > 2 ** 31 - 1) {
+    const code = typeof value !== 'number' ? 'invalid-type' : !Number.isFinite(value) ? 'not-finite'
+      : Number.isInteger(value) ? 'out-of-range' : 'invalid-type';
+    fail(argument, 'an integer', value, code);
+  }
+  return value;
+}
+
+/** β of an attention: undefined means the core's default 1/√(d/heads), passed as 0. */
+function attentionBeta(o) {
+  if (o.beta === undefined) return 0;
+  float32('beta', o.beta);
+  if (!(o.beta > 0)) fail('beta', 'a positive number (leave it undefined for 1/√(d/heads))', o.beta, 'out-of-range');
+  return o.beta;
+}
+
+/** Installs lab.cem; called once when the lab is assembled. */
+export function installCem(core) {
+  const m = core.module;
+
+  const activationOptions = (o, defaultActivation) => {
+    const activation = core.activations[core.activationIndex(o.activation ?? defaultActivation)];
+    const beta = o.beta === undefined ? 1 : float32('beta', o.beta);
+    if (o.beta !== undefined && activation !== 'swish') {
+      fail('beta', `given only for activation 'swish' (activation is '${activation}')`, o.beta, 'unsupported');
+    }
+    return { activation, beta };
+  };
+
+  const precondOptions = (o, d) => {
+    const precond = o.precond === undefined ? 'none' : oneOf('precond', o.precond, CEM_PRECONDS);
+    const rank = o.precondRank === undefined ? (precond === 'none' ? 0 : Math.min(2, Math.max(0, d)))
+      : int32('precondRank', o.precondRank);
+    return { precond, precondRank: rank };
+  };
+
+  const checkLayer = (argument, value, type, maker) => {
+    if (!(value instanceof type)) fail(argument, `a ${type.label} made by lab.cem.${maker}`, value, 'invalid-type');
+    return handleOf(value);  // throws when disposed
+  };
+
+  // The tie helpers refuse a layer that is not one standard layer: the request is unsupported.
+  const tieProblem = (problem, argument) => throwCoreError(problem, { argument, fields: [], code: 'unsupported' });
+
+  return Object.freeze({
+    /** Diagonal options of createAttention. */
+    diagonals: CEM_DIAGONALS,
+    /** Preconditioner options of createAttention and createMlp. */
+    preconditioners: CEM_PRECONDS,
+    limits: Object.freeze({ maxD: m.cemMaxD, maxRows: m.cemMaxRows, maxSteps: m.cemMaxSteps, maxHeads: m.cemMaxHeads,
+      maxHidden: m.cemMaxHidden, maxRank: m.cemMaxRank, maxEta: m.cemMaxEta, maxBeta: m.cemMaxBeta,
+      maxGrid: m.cemMaxGrid, maxTensorFloats: m.cemMaxTensorFloats, maxSpectrumDim: m.cemMaxSpectrumDim }),
+
+    /** CEM attention; see cem.d.ts for the options. Dispose it when done. */
+    createAttention(options) {
+      const o = plainObject('options', options);
+      const d = int32('d', o.d);
+      const config = {
+        d,
+        heads: o.heads === undefined ? 1 : int32('heads', o.heads),
+        steps: o.steps === undefined ? 1 : int32('steps', o.steps),
+        eta: o.eta === undefined ? 1 : float32('eta', o.eta),
+        beta: attentionBeta(o),
+        diagonal: o.diagonal === undefined ? 'none' : oneOf('diagonal', o.diagonal, CEM_DIAGONALS),
+        ...precondOptions(o, d),
+        seed: seedOf('seed', o.seed),
+      };
+      throwCoreError(m.validateCemAttentionOptions(config), OPTIONS);
+      return new CemAttention(core, m.createCemAttention(config), config);
+    },
+
+    /** The tied gated MLP; see cem.d.ts for the options. Dispose it when done. */
+    createMlp(options) {
+      const o = plainObject('options', options);
+      const d = int32('d', o.d);
+      const { activation, beta } = activationOptions(o, 'relu');
+      const config = {
+        d,
+        hidden: int32('hidden', o.hidden),
+        steps: o.steps === undefined ? 1 : int32('steps', o.steps),
+        eta: o.eta === undefined ? 1 : float32('eta', o.eta),
+        activation,
+        activationBeta: beta,
+        ...precondOptions(o, d),
+        seed: seedOf('seed', o.seed),
+      };
+      throwCoreError(m.validateCemMlpOptions(config), OPTIONS);
+      const { activationBeta, ...rest } = config;
+      return new CemMlp(core, m.createCemMlp(config), activation === 'swish' ? { ...rest, beta: activationBeta } : rest);
+    },
+
+    /** Standard (untied) causal multi-head attention: W_Q, W_K, W_V, W_O, 4d² parameters. */
+    createStandardAttention(options) {
+      const o = plainObject('options', options);
+      const config = { d: int32('d', o.d), heads: o.heads === undefined ? 1 : int32('heads', o.heads), beta: attentionBeta(o),
+        seed: seedOf('seed', o.seed) };
+      throwCoreError(m.validateCemStdAttentionOptions(config), OPTIONS);
+      return new StandardAttention(core, m.createCemStdAttention(config), config);
+    },
+
+    /** The gated MLP (SwiGLU with activation 'silu'): W_gate, W_up, W_down, 3dM parameters. */
+    createGatedMlp(options) {
+      const o = plainObject('options', options);
+      const { activation, beta } = activationOptions(o, 'silu');
+      const config = { d: int32('d', o.d), hidden: int32('hidden', o.hidden), activation, activationBeta: beta,
+        seed: seedOf('seed', o.seed) };
+      throwCoreError(m.validateCemGatedMlpOptions(config), OPTIONS);
+      const { activationBeta, ...rest } = config;
+      return new GatedMlp(core, m.createCemGatedMlp(config), activation === 'swish' ? { ...rest, beta: activationBeta } : rest);
+    },
+
+    /**
+     * The standard attention a one-step CEM attention is (docs/MATH.md §B2): W_Q and W_K copied,
+     * W_V = W_K, W_O = η W_Qᵀ, so that h + standard.forward(h) equals attention.forward(h).
+     * Needs steps 1, diagonal 'none' and precond 'none'. A new object: dispose it.
+     */
+    asStandardAttention(attention) {
+      const handle = checkLayer('attention', attention, CemAttention, 'createAttention');
+      tieProblem(m.cemAttentionTieProblem(handle), 'attention');
+      const { d, heads, beta, seed } = attention.options;
+      return new StandardAttention(core, m.cemStandardFromTied(handle), { d, heads, beta, seed });
+    },
+
+    /**
+     * The gated MLP a one-step CEM MLP is (docs/MATH.md §B3): W_gate = W, W_up = U, W_down = η Wᵀ,
+     * so that h + gated.forward(h) equals mlp.forward(h). Needs steps 1 and precond 'none'.
+     */
+    asGatedMlp(mlp) {
+      const handle = checkLayer('mlp', mlp, CemMlp, 'createMlp');
+      tieProblem(m.cemMlpTieProblem(handle), 'mlp');
+      const { d, hidden, activation, seed, beta } = mlp.options;
+      const options = activation === 'swish' ? { d, hidden, activation, beta, seed } : { d, hidden, activation, seed };
+      return new GatedMlp(core, m.cemGatedFromTied(handle), options);
+    },
+  });
+}

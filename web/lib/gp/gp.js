@@ -1,0 +1,94 @@
+// lab.gp: in-context GP regression (docs/MATH.md §B7): sample GP sequences, compute the exact
+// posterior (the best any model can do) and the context-mean baseline, and train a small CEM
+// or standard transformer on the task live (session.js). Every number comes from the C++ core
+// (cpp/src/gp/ via cpp/bindings/bind_gp.cpp); this file fills in defaults, validates, copies
+// arrays and throws GateLabError. installGp(core) returns lab.gp. Types: gp.d.ts.
+import { throwCoreError } from '../core/errors.js';
+import { fail, finiteNumber, integer, oneOf, plainObject, seedOf } from '../core/validate.js';
+import { GpSession, queryCount, sequenceOf } from './session.js';
+
+export const GP_DEFAULTS = Object.freeze({
+  dx: 1, length: 16, lengthScale: 0.5, signalVar: 1, noiseStd: 0.1, inputs: 'uniform',
+  family: 'cem', steps: 1, diagonal: 'shared', precond: 'none', precondRank: 0,
+  d: 16, layers: 2, heads: 2, hidden: 32, eta: 0.25, batch: 8, lr: 0.003, warmup: 20, clipNorm: 1, seed: 0,
+});
+
+const INTEGERS = ['dx', 'length', 'steps', 'precondRank', 'd', 'layers', 'heads', 'hidden', 'batch', 'warmup'];
+const NUMBERS = ['lengthScale', 'signalVar', 'noiseStd', 'eta', 'lr', 'clipNorm'];
+const CHOICES = { inputs: ['uniform', 'normal'], family: ['cem', 'standard'], diagonal: ['none', 'per-head', 'shared'],
+  precond: ['none', 'paper', 'psd'] };
+// 'per-head' is the spelling of the whole API; lab.gp also takes the older 'per_head'.
+const DIAGONAL_ALIASES = { per_head: 'per-head' };
+// The GP binding parses the CEM core's own spelling, 'per_head': the one translation, here.
+const CORE_DIAGONAL = { 'per-head': 'per_head' };
+const OPTIONS = { argument: 'options', prefix: 'options', fields: Object.keys(GP_DEFAULTS) };
+
+/** Every field of GP_DEFAULTS, type-checked (ranges are the core's to check). */
+function fullOptions(options) {
+  const o = plainObject('options', options);
+  for (const key of Object.keys(o)) if (!(key in GP_DEFAULTS)) fail(`options.${key}`, 'a known option', key, 'invalid-value');
+  const out = { ...GP_DEFAULTS };
+  for (const k of INTEGERS) if (o[k] !== undefined) out[k] = integer(`options.${k}`, o[k], { min: 0 });
+  if (o.seed !== undefined) out.seed = seedOf('options.seed', o.seed);
+  for (const k of NUMBERS) if (o[k] !== undefined) out[k] = finiteNumber(`options.${k}`, o[k]);
+  for (const [k, values] of Object.entries(CHOICES)) {
+    if (o[k] !== undefined) out[k] = oneOf(`options.${k}`, k === 'diagonal' ? DIAGONAL_ALIASES[o[k]] ?? o[k] : o[k], values);
+  }
+  return out;
+}
+
+/** The options as the binding takes them, validated by the core (GateLabError naming the option). */
+function forCore(m, o) {
+  const c = { ...o, diagonal: CORE_DIAGONAL[o.diagonal] ?? o.diagonal };
+  throwCoreError(m.gpValidate(c), OPTIONS);
+  return c;
+}
+
+export function installGp(core) {
+  const m = core.module;
+
+  /** count sequences named by seed: [{ x, y }]. */
+  function sample(options, seed = 0, count = 1) {
+    const o = fullOptions(options);
+    seedOf('seed', seed);
+    integer('count', count, { max: m.gpMaxSampleCount });
+    const c = forCore(m, o);
+    const n = o.length, dx = o.dx;
+    const [error, x, y] = core.heap.call([], [count * n * dx, count * n], (px, py) => m.gpSample(c, seed, count, px, py));
+    throwCoreError(error, OPTIONS);
+    return Array.from({ length: count }, (_, i) => ({ x: x.slice(i * n * dx, (i + 1) * n * dx), y: y.slice(i * n, (i + 1) * n) }));
+  }
+
+  /** The exact posterior predictive of y_t given the pairs before t, and the running context mean. */
+  function posterior(options, seq) {
+    const o = fullOptions(options);
+    const c = forCore(m, o);
+    const s = sequenceOf('seq', seq, o);
+    const [error, mean, variance, contextMean] = core.heap.call([s.x, s.y], [o.length, o.length, o.length],
+      (px, py, pm, pv, pc) => m.gpPosterior(c, px, py, pm, pv, pc));
+    throwCoreError(error, OPTIONS);
+    return { mean, variance, contextMean };
+  }
+
+  /** The posterior predictive at queries xq (m·dx) after the first `context` pairs. */
+  function posteriorAt(options, seq, context, xq) {
+    const o = fullOptions(options);
+    const c = forCore(m, o);
+    const s = sequenceOf('seq', seq, o);
+    integer('context', context, { min: 0, max: o.length });
+    const q = queryCount(xq, o.dx);
+    const [error, mean, variance] = core.heap.call([s.x, s.y, xq], [q, q],
+      (px, py, pq, pm, pv) => m.gpPosteriorAt(c, px, py, context, pq, q, pm, pv));
+    throwCoreError(error, OPTIONS);
+    return { mean, variance };
+  }
+
+  /** A model learning the task; dispose() it when done. */
+  function createSession(options) {
+    const o = fullOptions(options);
+    const c = forCore(m, o);
+    return new GpSession(core, m.gpCreateSession(c), o);
+  }
+
+  return Object.freeze({ defaults: GP_DEFAULTS, sample, posterior, posteriorAt, createSession });
+}

@@ -1,0 +1,89 @@
+// Paper A's analyses of a layer family: the symmetry census (docs/MATH.md §A9), rank-r
+// approximation of the full bilinear attention MLP (§A3, §A6) and interaction matrices (§A3).
+// Every number comes from the C++ core (cpp/src/paper_a/{census,rank_approx,interactions}.cpp);
+// this file validates, copies arrays in and out, and throws GateLabError.
+import { throwCoreError } from '../core/errors.js';
+import { using } from '../core/handles.js';
+import { fail, finiteNumber, floatArray, integer, listOf, oneOf, optional, plainObject, seedOf } from '../core/validate.js';
+import { layerHandle } from './layer.js';
+
+const OPTIONS = { argument: 'options', prefix: 'options' };
+
+/** The symmetry census: one row per kind × activation × rank. */
+export function census(core, options) {
+  const m = core.module;
+  const o = plainObject('options', options);
+  const c = {
+    kinds: listOf('options.kinds', o.kinds, core.kinds, (a, v) => oneOf(a, v, core.kinds)).join(','),
+    activations: listOf('options.activations', o.activations, [], (a, v) => oneOf(a, v, core.activations)).join(','),
+    ranks: listOf('options.ranks', o.ranks, [1], (a, v) => integer(a, v, { max: 4096 })).join(','),
+    dIn: optional(o.dIn, 4, (v) => integer('options.dIn', v)),
+    hidden: optional(o.hidden, 3, (v) => integer('options.hidden', v)),
+    dOut: optional(o.dOut, 3, (v) => integer('options.dOut', v)),
+    inputs: optional(o.inputs, 0, (v) => integer('options.inputs', v, { min: 0, max: 4096 })),
+    beta: optional(o.beta, 1, (v) => finiteNumber('options.beta', v)),
+    seed: seedOf('options.seed', o.seed, 1),
+    threshold: optional(o.threshold, 1e-12, (v) => finiteNumber('options.threshold', v)),
+  };
+  throwCoreError(m.paValidateCensus(c), OPTIONS);
+  return using(m.paRunCensus(c), (run) => {
+    throwCoreError(run.error(), OPTIONS);
+    return Array.from({ length: run.rowCount() }, (_, i) => {
+      const row = run.row(i);
+      const [, spectrum] = core.heap.call([], [row.parameters], (p) => run.copySpectrum(i, p));
+      return { ...row, spectrum };
+    });
+  });
+}
+
+/** Values per row of the core's rank table (cpp/bindings/bind_paper_a_analysis.cpp). */
+const RANK_ROW = 8;
+
+/**
+ * Rank-r approximations of a random full bilinear attention MLP (docs/MATH.md §A6, §A18): rows
+ * r = 1 … r*, the first rank at which the best truncation is exact; the array also carries exactAt = r*.
+ */
+export function rankApprox(core, options) {
+  const m = core.module;
+  const o = plainObject('options', options);
+  const r = {
+    activation: optional(o.activation, 'relu', (v) => oneOf('options.activation', v, core.activations)),
+    beta: optional(o.beta, 1, (v) => finiteNumber('options.beta', v)),
+    dIn: optional(o.dIn, 6, (v) => integer('options.dIn', v, { max: m.maxRankApproxDim })),
+    hidden: optional(o.hidden, 4, (v) => integer('options.hidden', v)),
+    dOut: optional(o.dOut, 2, (v) => integer('options.dOut', v)),
+    inputs: optional(o.inputs, 256, (v) => integer('options.inputs', v, { max: 4096 })),
+    seed: seedOf('options.seed', o.seed, 1),
+  };
+  throwCoreError(m.paValidateRankApprox(r), OPTIONS);
+  const [error, flat] = core.heap.call([], [RANK_ROW * r.dIn], (p) => m.paRankApprox(r, p));
+  throwCoreError(error, OPTIONS);
+  const rows = [];
+  for (let i = 0; i < r.dIn && flat[RANK_ROW * i] > 0; i++) {
+    const f = flat.subarray(RANK_ROW * i, RANK_ROW * (i + 1));
+    rows.push({ rank: f[0], error: f[1], parameters: f[2], flops: f[3], energy: f[4],
+      onePerPairError: f[5], onePerPairEnergy: f[6], exact: f[7] === 1 });
+  }
+  return Object.assign(rows, { exactAt: rows.at(-1).rank });
+}
+
+/** The interaction matrix of a layer for output direction u (at input x when given). */
+export function interactions(core, layer, u, x) {
+  const m = core.module;
+  const handle = layerHandle(layer);
+  const d = layer.dIn;
+  if (d > m.maxInteractionDim) fail('layer', `a layer with dIn <= ${m.maxInteractionDim}`, d, 'out-of-range');
+  floatArray('u', u, layer.dOut, `dOut = ${layer.dOut}`);
+  if (x !== undefined) floatArray('x', x, d, `dIn = ${d}`);
+  const inputs = x === undefined ? [u] : [u, x];
+  const [info, matrix, raw, eigenvalues, eigenvectors, exchangedMatrix] = core.heap.call(inputs,
+    [d * d, d * d, d, d * d, d * d], (pu, ...rest) => {
+      const px = x === undefined ? 0 : rest.shift();
+      return m.paInteractions(handle, pu, px, ...rest);
+    });
+  throwCoreError(info.error, { argument: 'layer', fields: [] });
+  const out = { matrix, raw, eigenvalues, eigenvectors, exchangedMatrix, exact: info.exact,
+    rawAsymmetry: info.rawAsymmetry, exchangeGap: info.exchangeGap };
+  if (x !== undefined) Object.assign(out, { quadratic: info.quadratic, output: info.output });
+  return out;
+}

@@ -1,0 +1,49 @@
+// lab.symmetry: the probes of paper A (docs/MATH.md §A7, §A8) over a layer and a batch, and the
+// exchange plane g(a, b) = σ(a)b − σ(b)a that makes the proof of §A7 visible.
+import { throwCoreError } from '../core/errors.js';
+import { curveOptions } from '../base/activations.js';
+import { fail, finiteNumber, floatArray } from '../core/validate.js';
+import { checkBatch, layerHandle } from './layer.js';
+
+const LAYER = { argument: 'layer', fields: [] };
+
+export function createSymmetry(core) {
+  const m = core.module;
+  const gap = (layer, x, rows, exchange, alpha) => {
+    layerHandle(layer);
+    const handle = checkBatch(layer, x, rows);
+    const [result] = core.heap.call([x], [], (px) => m.symmetryGap(handle, px, rows, exchange, alpha));
+    throwCoreError(result.error, LAYER);
+    return result.value;
+  };
+
+  return Object.freeze({
+    /** ‖f_{K,Q}(X) − f_{Q,K}(X)‖_F / ‖f_{Q,K}(X)‖_F. */
+    exchangeGap(layer, x, rows) {
+      return gap(layer, x, rows, true, 1);
+    },
+
+    /** ‖f_{αQ,K/α}(X) − f(X)‖_F / ‖f(X)‖_F; alpha may be a number or a Float32Array with one α per unit. */
+    scalingGap(layer, x, rows, alpha) {
+      if (alpha instanceof Float32Array) {
+        layerHandle(layer);
+        const handle = checkBatch(layer, x, rows);
+        floatArray('alpha', alpha, layer.options.hidden, `hidden = ${layer.options.hidden}`);
+        if (alpha.some((a) => a === 0)) fail('alpha', 'non-zero in every unit', alpha, 'out-of-range');
+        const [result] = core.heap.call([x, alpha], [], (px, pa) => m.scalingGapPerUnit(handle, px, rows, pa));
+        throwCoreError(result.error, LAYER);
+        return result.value;
+      }
+      finiteNumber('alpha', alpha, { nonZero: true });
+      return gap(layer, x, rows, false, alpha);
+    },
+
+    /** Float32Array n·n: row i is a_i, column j is b_j, value σ(a)b − σ(b)a. */
+    exchangePlane(activation, options) {
+      const { index, beta, min, max, n } = curveOptions(core, activation, options, 64);
+      const [error, plane] = core.heap.call([], [n * n], (p) => m.exchangePlane(index, beta, min, max, n, p));
+      throwCoreError(error, { argument: 'options', prefix: 'options', fields: ['min', 'max', 'n', 'beta'] });
+      return plane;
+    },
+  });
+}

@@ -1,0 +1,96 @@
+// Option parsing for the training API (datasets, trainers, the race): every field is
+// type-checked here with the name the caller wrote (options.data.count, options.learningRate
+// …), defaults are filled in, and the result is the plain object the Embind value_objects
+// expect. Ranges and caps are then checked again by the C++ core, which owns them.
+import { GateLabError } from '../core/errors.js';
+import { boolean, fail, finiteNumber, floatArray, integer, oneOf, optional, plainObject, seedOf } from '../core/validate.js';
+
+export const TASKS = Object.freeze(['circle', 'xor', 'gaussians', 'spiral', 'checkerboard', 'teacher', 'user']);
+export const LOSSES = Object.freeze(['mse', 'cross_entropy']);
+export const OPTIMIZERS = Object.freeze(['sgd', 'momentum', 'adam']);
+
+function number(argument, value, fallback) {
+  return optional(value, fallback, (v) => finiteNumber(argument, v));
+}
+
+function activation(core, argument, value, fallback) {
+  return optional(value, fallback, (v) => oneOf(argument, v, core.activations));
+}
+
+/** The user task's points: { x (n·2), y (n labels), count }. */
+function userPoints(core, prefix, p) {
+  const max = core.module.maxDatasetPoints;
+  if (p === null || typeof p !== 'object') fail(`${prefix}.points`, 'an object { x, y } for the user task', p, 'invalid-type');
+  if (!(p.y instanceof Float32Array)) fail(`${prefix}.points.y`, 'a Float32Array of labels (-1, 0 or 1)', p.y, 'invalid-type');
+  const count = p.y.length;
+  if (count < 2 || count > max) fail(`${prefix}.points.y`, `a Float32Array of 2 to ${max} labels`, p.y, 'out-of-range');
+  floatArray(`${prefix}.points.x`, p.x, 2 * count, `2·points = ${2 * count}`);
+  floatArray(`${prefix}.points.y`, p.y, count);
+  return { x: p.x, y: p.y, count };
+}
+
+/**
+ * Dataset options → { data (PaDataOptions), points: { x, y, count } }. `prefix` names the
+ * object in messages ('options' or 'options.data').
+ */
+export function dataOptions(core, task, options, prefix) {
+  oneOf(`${prefix}.task`, task, TASKS);
+  const o = plainObject(prefix, options);
+  const teacher = plainObject(`${prefix}.teacher`, o.teacher);
+  const data = {
+    task,
+    count: optional(o.count, 200, (v) => integer(`${prefix}.count`, v, { min: 4, max: core.module.maxDatasetPoints })),
+    noise: number(`${prefix}.noise`, o.noise, 0.1),
+    trainFraction: number(`${prefix}.trainFraction`, o.trainFraction, 0.5),
+    seed: seedOf(`${prefix}.seed`, o.seed),
+    teacherKind: optional(teacher.kind, 'gated', (v) => oneOf(`${prefix}.teacher.kind`, v, core.kinds)),
+    teacherActivation: activation(core, `${prefix}.teacher.activation`, teacher.activation, 'relu'),
+    teacherBeta: number(`${prefix}.teacher.beta`, teacher.beta, 1),
+    teacherHidden: optional(teacher.hidden, 8, (v) => integer(`${prefix}.teacher.hidden`, v)),
+    teacherRank: optional(teacher.rank, 1, (v) => integer(`${prefix}.teacher.rank`, v)),
+  };
+  if (!(data.trainFraction > 0 && data.trainFraction <= 1)) {
+    fail(`${prefix}.trainFraction`, 'a number in (0, 1]', data.trainFraction, 'out-of-range');
+  }
+  let points = { x: new Float32Array(0), y: new Float32Array(0), count: 0 };
+  if (task === 'user') {
+    points = userPoints(core, prefix, o.points);
+  } else if (o.points !== undefined) {
+    throw new GateLabError(`${prefix}.points must be absent unless task is 'user' (task is '${task}')`,
+      { argument: `${prefix}.points`, code: 'unsupported' });
+  }
+  return { data, points };
+}
+
+/** Trainer options (layer, loss, optimizer, batches) → PaTrainOptions. kind may be preset (race). */
+export function trainOptions(core, o, { kind } = {}) {
+  const m = core.module;
+  const train = {
+    kind: kind ?? oneOf('options.kind', o.kind, core.kinds),
+    activation: activation(core, 'options.activation', o.activation, 'relu'),
+    beta: number('options.beta', o.beta, 1),
+    hidden: optional(o.hidden, 8, (v) => integer('options.hidden', v, { max: m.maxTrainerUnits })),
+    rank: optional(o.rank, 1, (v) => integer('options.rank', v)),
+    seed: seedOf('options.seed', o.seed),
+    biasFeature: optional(o.biasFeature, true, (v) => boolean('options.biasFeature', v)),
+    loss: optional(o.loss, 'cross_entropy', (v) => oneOf('options.loss', v, LOSSES)),
+    optimizer: optional(o.optimizer, 'adam', (v) => oneOf('options.optimizer', v, OPTIMIZERS)),
+    learningRate: number('options.learningRate', o.learningRate, 0.01),
+    momentum: number('options.momentum', o.momentum, 0.9),
+    beta1: number('options.beta1', o.beta1, 0.9),
+    beta2: number('options.beta2', o.beta2, 0.999),
+    epsilon: number('options.epsilon', o.epsilon, 1e-8),
+    batchSize: optional(o.batchSize, 32, (v) => integer('options.batchSize', v, { min: 0, max: m.maxDatasetPoints })),
+    evalEvery: optional(o.evalEvery, 1, (v) => integer('options.evalEvery', v, { max: m.maxStepsPerCall })),
+  };
+  if (!(train.learningRate > 0 && train.learningRate <= m.maxLearningRate)) {
+    fail('options.learningRate', `a number in (0, ${m.maxLearningRate}]`, train.learningRate, 'out-of-range');
+  }
+  return train;
+}
+
+/** The dataset part of trainer/race options: options.data = { task, ... } (task default 'circle'). */
+export function nestedData(core, o) {
+  const d = plainObject('options.data', o.data);
+  return dataOptions(core, d.task ?? 'circle', d, 'options.data');
+}

@@ -1,0 +1,62 @@
+// lab.race: one quick batch of the training race — every model, every seed, to the end — at
+// equal parameter budgets (or Shazeer's width rule). The core trains and aggregates the curves
+// (cpp/src/train/race.cpp); this file validates the options and copies the bands out.
+import { throwCoreError } from '../core/errors.js';
+import { using } from '../core/handles.js';
+import { integer, listOf, oneOf, optional, plainObject } from '../core/validate.js';
+import { nestedData, trainOptions } from './options.js';
+
+const DEFAULT_MODELS = ['mlp:relu', 'symmetric:relu', 'gated:relu', 'gated:gelu', 'gated:silu', 'gated:sigmoid', 'gated:identity'];
+const METRICS = ['trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy'];
+const OPTIONS = { argument: 'options', prefix: 'options' };
+
+function raceModels(core, models) {
+  return listOf('options.models', models, DEFAULT_MODELS, (argument, m) => {
+    if (m === 'bilinear') return 'gated:identity';
+    const o = plainObject(argument, m);
+    const kind = oneOf(`${argument}.kind`, o.kind, core.kinds);
+    return `${kind}:${optional(o.activation, 'relu', (v) => oneOf(`${argument}.activation`, v, core.activations))}`;
+  }).join(',');
+}
+
+function readRace(core, run) {
+  throwCoreError(run.error(), OPTIONS);
+  const records = run.recordCount(), seeds = run.seedCount();
+  return Array.from({ length: run.modelCount() }, (_, i) => {
+    const info = run.model(i);
+    const [, flat] = core.heap.call([], [17 * records + 4 * seeds], (p) => run.copyCurves(i, p));
+    const curves = { step: flat.slice(0, records) };
+    const final = {};
+    METRICS.forEach((name, k) => {
+      const at = (s) => flat.slice(records * (1 + 4 * k + s), records * (2 + 4 * k + s));
+      curves[name] = { mean: at(0), std: at(1), min: at(2), max: at(3) };
+      const values = Array.from(flat.slice(17 * records + k * seeds, 17 * records + (k + 1) * seeds));
+      const mean = values.reduce((a, b) => a + b, 0) / seeds;
+      final[name] = { mean, std: Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / seeds), values };
+    });
+    return { ...info, curves, final };
+  });
+}
+
+/** The race; see train.d.ts for the options and the result. */
+export function race(core, options) {
+  const m = core.module;
+  const o = plainObject('options', options);
+  const steps = optional(o.steps, 1000, (v) => integer('options.steps', v, { max: m.maxRaceSteps }));
+  const raceOptions = {
+    models: raceModels(core, o.models),
+    widthRule: optional(o.widthRule, 'budget', (v) => oneOf('options.widthRule', v, ['budget', 'shazeer'])),
+    steps,
+    seeds: optional(o.seeds, 3, (v) => integer('options.seeds', v, { max: m.maxRaceSeeds })),
+    budget: optional(o.budget, 128, (v) => integer('options.budget', v, { max: m.maxRaceBudget })),
+    mlpHidden: optional(o.mlpHidden, 32, (v) => integer('options.mlpHidden', v, { max: m.maxTrainerUnits })),
+  };
+  const train = trainOptions(core, { evalEvery: Math.max(1, Math.ceil(steps / 100)), ...o }, { kind: 'gated' });
+  const { data, points } = nestedData(core, o);
+  const models = core.heap.call([points.x, points.y], [], (px, py) => {
+    const x = points.count ? px : 0, y = points.count ? py : 0;
+    throwCoreError(m.paValidateRace(raceOptions, train, data, x, y, points.count), OPTIONS);
+    return using(m.paRunRace(raceOptions, train, data, x, y, points.count), (run) => readRace(core, run));
+  })[0];
+  return { models, options: { ...raceOptions, models: raceOptions.models.split(','), train, data } };
+}

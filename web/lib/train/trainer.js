@@ -1,0 +1,117 @@
+// A trainer handle (lab.createTrainer): one paper-A layer learning a 2-D task, stepped in
+// coarse calls. Curves, grids, data and weights are copied out of wasm memory; a divergence
+// is reported as an object with the core's explanation, never thrown (it is a result of
+// training, not bad input).
+import { throwCoreError } from '../core/errors.js';
+import { handleOf, Owned } from '../core/handles.js';
+import { fail, finiteNumber, integer } from '../core/validate.js';
+
+const FIELDS = ['step', 'trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy', 'gradNorm'];
+
+/** Rows of 6 floats → { step, trainLoss, … } of Float32Arrays. */
+function columns(flat, count) {
+  const out = {};
+  FIELDS.forEach((name, f) => {
+    out[name] = Float32Array.from({ length: count }, (_, i) => flat[i * FIELDS.length + f]);
+  });
+  return out;
+}
+
+export class Trainer extends Owned {
+  #core;
+  #divergence = null;
+
+  constructor(core, handle, options) {
+    super(core.tracker, handle, 'trainer');
+    this.#core = core;
+    /** The options the trainer was created with, defaults filled in. */
+    this.options = Object.freeze(options);
+  }
+
+  /** Steps completed (after a divergence: the step the parameters were rolled back to). */
+  get stepsDone() {
+    return handleOf(this).stepsDone();
+  }
+
+  get parameterCount() {
+    return handleOf(this).parameterCount();
+  }
+
+  /** null, or { step, rolledBackTo, cause: 'gradient' | 'overflow', message } after a divergence. */
+  get divergence() {
+    handleOf(this);  // throws when disposed
+    return this.#divergence;
+  }
+
+  /**
+   * Runs n minibatch steps (fewer if training diverges) and returns the records they added:
+   * { done, records: { step, trainLoss, testLoss, trainAccuracy, testAccuracy, gradNorm }, divergence }.
+   */
+  step(n = 1) {
+    const handle = handleOf(this);
+    integer('n', n, { max: this.#core.module.maxStepsPerCall });
+    const before = handle.historySize();
+    const r = handle.step(n);
+    throwCoreError(r.error, { argument: 'n', fields: [] });
+    this.#divergence = r.diverged
+      ? Object.freeze({ step: r.step, rolledBackTo: r.rolledBackTo, cause: r.cause, message: r.message })
+      : null;
+    // A rollback can drop records; report what was added since `before`, if anything.
+    const after = handle.historySize();
+    const from = Math.min(before, after);
+    return { done: r.done, records: this.#records(from, after - from), divergence: this.#divergence };
+  }
+
+  /** Every record so far, in the same column form as step(). */
+  history() {
+    return this.#records(0, handleOf(this).historySize());
+  }
+
+  /** The raw output on a size × size grid of [−extent, extent]², row 0 at y = +extent. */
+  grid(size = 64, extent = 1.5) {
+    const handle = handleOf(this);
+    integer('size', size, { min: 2, max: this.#core.module.maxGridSide });
+    finiteNumber('extent', extent, { nonZero: true });
+    if (extent < 0) fail('extent', 'positive', extent, 'out-of-range');
+    const [error, out] = this.#core.heap.call([], [size * size], (p) => handle.grid(size, extent, p));
+    throwCoreError(error, { argument: 'extent', fields: ['size', 'extent'] });
+    return out;
+  }
+
+  /** A new learning rate; it also lifts a divergence stop, resuming from the rolled-back state. */
+  setLearningRate(learningRate) {
+    const handle = handleOf(this);
+    finiteNumber('learningRate', learningRate);
+    throwCoreError(handle.setLearningRate(learningRate), { argument: 'learningRate', fields: [] });
+    this.#divergence = null;
+  }
+
+  /** The data the trainer learns: { xTrain (n·2), yTrain (n, ±1), xTest, yTest }. */
+  data() {
+    const handle = handleOf(this);
+    const train = handle.count(0), test = handle.count(1);
+    const [, xTrain, yTrain, xTest, yTest] = this.#core.heap.call([], [2 * train, train, 2 * test, test],
+      (a, b, c, d) => handle.getData(a, b, c, d));
+    return { xTrain, yTrain, xTest, yTest };
+  }
+
+  /** A JSON-able snapshot: { options, stepsDone, Q, K, V } with plain number arrays (mlp: no Q). */
+  weights() {
+    const handle = handleOf(this);
+    const sizes = [0, 1, 2].map((i) => handle.paramSize(i));
+    const [, Q, K, V] = this.#core.heap.call([], sizes, (q, k, v) => handle.getParams(q, k, v));
+    const dIn = handle.dIn();
+    const layer = { kind: this.options.kind, activation: this.options.activation, beta: this.options.beta, dIn,
+      hidden: this.options.hidden, dOut: 1, rank: this.options.kind === 'mlp' ? 1 : this.options.rank };
+    const out = { options: this.options, layer, stepsDone: handle.stepsDone(), K: Array.from(K), V: Array.from(V) };
+    if (this.options.kind !== 'mlp') out.Q = Array.from(Q);
+    return out;
+  }
+
+  #records(from, count) {
+    const handle = handleOf(this);
+    const [error, flat] = this.#core.heap.call([], [count * FIELDS.length], (p) => handle.copyHistory(from, count, p));
+    throwCoreError(error, { fields: [] });
+    return columns(flat, count);
+  }
+}
