@@ -132,7 +132,7 @@ void expect_spectrum_ascending_from_min_to_trace(const L& layer) {
 
 }  // namespace
 
-TEST(CemProbes, AttentionTrajectoryIsTheForwardsIterates) {
+TEST(CemEnergyProbes, AttentionTrajectoryIsTheForwardsIterates) {
   for (CemDiagonal diag : kDiagonals) {
     for (CemPrecond pre : kPreconds) {
       SCOPED_TRACE(std::string(cem_diagonal_name(diag)) + " " + cem_precond_name(pre));
@@ -144,7 +144,7 @@ TEST(CemProbes, AttentionTrajectoryIsTheForwardsIterates) {
   }
 }
 
-TEST(CemProbes, MlpTrajectoryIsTheForwardsIterates) {
+TEST(CemEnergyProbes, MlpTrajectoryIsTheForwardsIterates) {
   for (CemPrecond pre : kPreconds) {
     SCOPED_TRACE(cem_precond_name(pre));
     const CemMlpConfig config = mlp_config(4, Activation::silu, pre);
@@ -154,7 +154,7 @@ TEST(CemProbes, MlpTrajectoryIsTheForwardsIterates) {
   }
 }
 
-TEST(CemProbes, TrajectoryRefusesMoreThanTheTensorCap) {
+TEST(CemEnergyProbes, TrajectoryRefusesMoreThanTheTensorCap) {
   CemAttentionConfig config = attention_config(16, CemDiagonal::none, CemPrecond::none);
   config.d = 1024;
   config.heads = 1;
@@ -166,7 +166,7 @@ TEST(CemProbes, TrajectoryRefusesMoreThanTheTensorCap) {
   EXPECT_EQ(layer.trajectory(&h, 1, nullptr), "input and output pointers must not be null");
 }
 
-TEST(CemProbes, AttentionEnergyGradientMatchesFiniteDifferences) {
+TEST(CemEnergyProbes, AttentionEnergyGradientMatchesFiniteDifferences) {
   for (CemDiagonal diag : kDiagonals) {
     SCOPED_TRACE(cem_diagonal_name(diag));
     CemAttention64 layer(attention_config(1, diag, CemPrecond::paper));
@@ -175,7 +175,7 @@ TEST(CemProbes, AttentionEnergyGradientMatchesFiniteDifferences) {
   }
 }
 
-TEST(CemProbes, AttentionEnergyGradientIsMinusOnePlainStep) {
+TEST(CemEnergyProbes, AttentionEnergyGradientIsMinusOnePlainStep) {
   for (CemDiagonal diag : kDiagonals) {
     SCOPED_TRACE(cem_diagonal_name(diag));
     const CemAttentionConfig config = attention_config(3, diag, CemPrecond::paper);
@@ -185,7 +185,7 @@ TEST(CemProbes, AttentionEnergyGradientIsMinusOnePlainStep) {
   }
 }
 
-TEST(CemProbes, MlpEnergyGradientMatchesFiniteDifferencesAndThePlainStep) {
+TEST(CemEnergyProbes, MlpEnergyGradientMatchesFiniteDifferencesAndThePlainStep) {
   for (Activation act : kActivations) {
     SCOPED_TRACE(activation_name(act));
     const CemMlpConfig config = mlp_config(2, act, CemPrecond::psd);
@@ -201,7 +201,7 @@ TEST(CemProbes, MlpEnergyGradientMatchesFiniteDifferencesAndThePlainStep) {
   }
 }
 
-TEST(CemProbes, EnergyGradientChecksItsArguments) {
+TEST(CemEnergyProbes, EnergyGradientChecksItsArguments) {
   CemAttention attention(attention_config(1, CemDiagonal::none, CemPrecond::none));
   CemMlp mlp(mlp_config(1, Activation::relu, CemPrecond::none));
   const auto h = cemtest::randn<float>(6 * 3, 1);
@@ -215,7 +215,7 @@ TEST(CemProbes, EnergyGradientChecksItsArguments) {
   EXPECT_EQ(CemMlp(bad).energy_gradient(h.data(), 3, 0, h.data(), out.data()), validate(bad));
 }
 
-TEST(CemProbes, EnergyGridIsTheEnergyAtTheSlicesPoints) {
+TEST(CemEnergyProbes, EnergyGridIsTheEnergyAtTheSlicesPoints) {
   const CemAttentionConfig config = attention_config(1, CemDiagonal::shared, CemPrecond::none);
   CemAttention layer(config);
   cemtest::randomize(layer.parameters(), 16, 0.7);
@@ -244,7 +244,7 @@ TEST(CemProbes, EnergyGridIsTheEnergyAtTheSlicesPoints) {
   EXPECT_EQ(grid[g - 1], e);
 }
 
-TEST(CemProbes, EnergyGridChecksTheSliceAndPassesOnEnergyErrors) {
+TEST(CemEnergyProbes, EnergyGridChecksTheSliceAndPassesOnEnergyErrors) {
   CemMlp mlp(mlp_config(1, Activation::gelu_tanh, CemPrecond::none));
   CemMlp relu(mlp_config(1, Activation::relu, CemPrecond::none));
   const auto h = cemtest::randn<float>(5 * 2, 1);
@@ -263,7 +263,7 @@ TEST(CemProbes, EnergyGridChecksTheSliceAndPassesOnEnergyErrors) {
   EXPECT_EQ(cem_energy_grid(relu, h.data(), 2, 0, s, out.data()), "origin, axes and output must not be null");
 }
 
-TEST(CemProbes, SpectrumIsAscendingFromTheSmallestEigenvalueToTheTrace) {
+TEST(CemEnergyProbes, SpectrumIsAscendingFromTheSmallestEigenvalueToTheTrace) {
   for (CemPrecond pre : kPreconds) {
     SCOPED_TRACE(cem_precond_name(pre));
     CemAttention attention(attention_config(1, CemDiagonal::none, pre));
@@ -279,7 +279,7 @@ TEST(CemProbes, SpectrumIsAscendingFromTheSmallestEigenvalueToTheTrace) {
   EXPECT_EQ(values, std::vector<double>(6, 1.0));
 }
 
-TEST(CemProbes, SpectrumHasItsOwnCap) {
+TEST(CemEnergyProbes, SpectrumHasItsOwnCap) {
   CemMlpConfig config = mlp_config(1, Activation::relu, CemPrecond::psd);
   config.d = 513;
   config.hidden = 1;
