@@ -216,9 +216,10 @@ test('energyGradient: ∇ε matches finite differences of energy(), and −∇ε
     }
   }
   const att = layers[0];
-  throwsNamed(() => att.energyGradient(h, n, n, row(h, 0, d)), /i/, 'i');
-  throwsNamed(() => att.energyGradient(h, n, 0, new Float32Array(d + 1)), /y/, 'y');
-  throwsNamed(() => att.energyGradient(h.subarray(1), n, 0, row(h, 0, d)), /h/, 'h');
+  throwsNamed(() => att.energyGradient(h, n, n, row(h, 0, d)), /i/, 'i', 'out-of-range');
+  throwsNamed(() => att.energyGradient(h, n, 0, new Float32Array(d + 1)), /y/, 'y', 'invalid-value');
+  throwsNamed(() => att.energyGradient(h, n, 0, new Float32Array([NaN, 0, 0, 0])), /y\[0\]/, 'y', 'not-finite');
+  throwsNamed(() => att.energyGradient(h.subarray(1), n, 0, row(h, 0, d)), /h/, 'h', 'invalid-value');
   layers.forEach((layer) => layer.dispose());
-  assert.throws(() => att.energyGradient(h, n, 0, row(h, 0, d)), /disposed/);
+  throwsNamed(() => att.energyGradient(h, n, 0, row(h, 0, d)), /disposed/, 'this', 'disposed');
 });
