@@ -138,12 +138,6 @@ std::string energy_grid(const L& layer, Ptr h, int n, int i, Ptr origin, Ptr axe
   });
 }
 
-// out: P, d × d, row-major.
-template <class L>
-std::string preconditioner(const L& layer, Ptr out) {
-  const std::size_t d = layer.config().d;
-  return through_doubles(d * d, out, [&](double* p) { return layer.precond_dense(p); });
-}
 
 // Writes dL/dh (n, d) and dL/dθ (concatenated like get_params).
 template <class L>
@@ -181,7 +175,10 @@ class_<L> cem_methods(const char* name) {
       .function("energyGrid", &energy_grid<L>)
       .function("minEigenvalue",
                 +[](const L& l) { return number_from([&](double* v) { return l.precond_min_eigenvalue(v); }); })
-      .function("preconditioner", &preconditioner<L>)
+      .function("preconditioner", +[](const L& l, Ptr out) {  // P, d × d, row-major
+        const std::size_t d = l.config().d;
+        return through_doubles(d * d, out, [&](double* p) { return l.precond_dense(p); });
+      })
       .function("spectrum", +[](const L& l, Ptr out) {  // the d eigenvalues of P, ascending
         return through_doubles(l.config().d, out, [&](double* values) { return l.precond_spectrum(values); });
       })

@@ -118,7 +118,6 @@ struct Run {
   Run(std::string options_error, Compute compute) : error(std::move(options_error)) {
     if (error.empty()) rows = compute();
   }
-  std::string error_text() const { return error; }
   int size() const { return static_cast<int>(rows.size()); }
 };
 

@@ -185,7 +185,7 @@ EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
   function("paValidateCensus", &validate_options<CensusOptions, to_config>);
   function("paRunCensus", &run_census_js, allow_raw_pointers());
   class_<CensusRun>("PaCensusRun")
-      .function("error", &CensusRun::error_text)
+      .function("error", +[](const CensusRun& r) { return r.error; })
       .function("rowCount", &CensusRun::size)
       .function("row", &census_row_js)
       .function("copySpectrum", &census_spectrum);

@@ -178,7 +178,7 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
   function("paValidateRace", &validate_race);
   function("paRunRace", &run_race_js, allow_raw_pointers());
   class_<RaceRun>("PaRaceRun")
-      .function("error", &RaceRun::error_text)
+      .function("error", +[](const RaceRun& r) { return r.error; })
       .function("modelCount", &RaceRun::size)
       .function("recordCount", +[](const RaceRun& r) { return r.size() ? int(r.rows[0].curves.steps.size()) : 0; })
       .function("seedCount", +[](const RaceRun& r) { return r.size() ? int(r.rows[0].final_values[0].size()) : 0; })
