@@ -1,5 +1,5 @@
-// What the binding files share. The bindings are the only C++ that includes Emscripten
-// headers: registrations (the Embind names web/lib/ wraps into the public API) and
+// What the binding files share. The bindings (and bench/module) are the only C++ that includes
+// Emscripten headers: registrations (the Embind names web/lib/ wraps into the public API) and
 // conversions between JS values and core types, nothing that computes. Conventions:
 //  - arrays cross as heap pointers (Ptr) to float32 buffers that web/lib/heap.js copies in and
 //    out; what the core computes in double is rounded to float on the way out;
