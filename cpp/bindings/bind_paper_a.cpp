@@ -1,295 +1,195 @@
-// Embind registrations for the paper-A experiments, part 1: datasets and the trainer, and
-// the option conversions both parts share (bind_paper_a.hpp). Part 2, the race, census,
-// rank-r approximation and interactions, is bind_paper_a_analysis.cpp; web/lib/paper-a.js
-// wraps both. Same conventions as bindings.cpp: coarse calls, arrays by heap pointer, every
-// problem returned as an error string ("" = ok), never thrown; the JS layer validates
-// first and these functions check again whatever C++ relies on.
-#include <emscripten/bind.h>
+// Embind registrations of paper A (docs/MATH.md §A): the layer family, the symmetry probes,
+// the census, the rank-r approximation and the interaction matrices; web/lib/ wraps them.
+// Lists cross as comma-separated strings ("mlp,gated", "1,2") that the core parses. A census
+// comes back as a transient handle that JS reads out and deletes at once.
+#include "bind_common.hpp"
 
-#include <cmath>
-#include <cstdint>
-#include <string>
-
-#include "bind_paper_a.hpp"
-#include "gatelab/train/trainer.hpp"
+#include "gatelab/paper_a/census.hpp"
+#include "gatelab/paper_a/interactions.hpp"
+#include "gatelab/paper_a/rank_approx.hpp"
+#include "gatelab/paper_a/symmetry.hpp"
 
 using namespace emscripten;
 using namespace gatelab;
-
-namespace gatelab::bind {
-
-std::string check_seed(double seed, const char* name) {
-  if (!(seed >= 0 && seed <= 4294967295.0) || std::floor(seed) != seed) {
-    return std::string(name) + " must be an integer from 0 to 4294967295";
-  }
-  return {};
-}
-
-std::string parse_activation_spec(const std::string& name, float beta, ActivationSpec& out, const char* field) {
-  const auto a = parse_activation(name);
-  if (!a) return std::string(field) + " must be one of the catalogue names (got '" + name + "')";
-  if (!std::isfinite(beta) || std::fabs(beta) > max_swish_beta) return "beta must be finite with |beta| <= 100";
-  out = {*a, beta};
-  return {};
-}
-
-std::string to_dataset(const DataOptions& j, DatasetOptions& o) {
-  const auto task = parse_task(j.task);
-  if (!task) return "task must be one of 'circle', 'xor', 'gaussians', 'spiral', 'checkerboard', 'teacher', 'user'";
-  const auto kind = parse_layer_kind(j.teacherKind);
-  if (!kind) return "teacher.kind must be 'mlp', 'symmetric' or 'gated'";
-  if (std::string e = check_seed(j.seed, "seed"); !e.empty()) return e;
-  o.task = *task;
-  o.count = j.count;
-  o.noise = j.noise;
-  o.train_fraction = j.trainFraction;
-  o.seed = static_cast<std::uint64_t>(j.seed);
-  o.teacher_kind = *kind;
-  o.teacher_hidden = j.teacherHidden;
-  o.teacher_rank = j.teacherRank;
-  if (std::string e = parse_activation_spec(j.teacherActivation, j.teacherBeta, o.teacher_activation, "teacher.activation");
-      !e.empty()) {
-    return e;
-  }
-  if (o.task == Task::user) {
-    return o.train_fraction > 0 && o.train_fraction <= 1 ? std::string() : "trainFraction must be a number in (0, 1]";
-  }
-  return validate(o);
-}
-
-std::string check_points(const DataOptions& j, Ptr x, Ptr y, int count) {
-  if (j.task != "user") return {};
-  if (count < 2 || count > max_dataset_points || !x || !y) {
-    return "points must hold from 2 to " + std::to_string(max_dataset_points) + " points";
-  }
-  return validate_user_points(f32(x), f32(y), count, j.trainFraction);
-}
-
-std::string build_dataset(const DataOptions& j, Ptr x, Ptr y, int count, Dataset& out) {
-  DatasetOptions o;
-  if (std::string e = to_dataset(j, o); !e.empty()) return e;
-  if (std::string e = check_points(j, x, y, count); !e.empty()) return e;
-  out = o.task == Task::user ? user_dataset(f32(x), f32(y), count, o.train_fraction, o.seed) : make_dataset(o);
-  return {};
-}
-
-std::string to_trainer(const TrainOptions& j, TrainerOptions& t) {
-  const auto kind = parse_layer_kind(j.kind);
-  if (!kind) return "kind must be 'mlp', 'symmetric' or 'gated' (got '" + j.kind + "')";
-  const auto loss = parse_loss(j.loss);
-  if (!loss) return "loss must be 'mse' or 'cross_entropy'";
-  const auto opt = parse_optimizer(j.optimizer);
-  if (!opt) return "optimizer must be 'sgd', 'momentum' or 'adam'";
-  if (std::string e = check_seed(j.seed, "seed"); !e.empty()) return e;
-  if (std::string e = parse_activation_spec(j.activation, j.beta, t.layer.activation, "activation"); !e.empty()) return e;
-  t.layer.kind = *kind;
-  t.layer.hidden = j.hidden;
-  t.layer.rank = j.rank;
-  t.layer.seed = static_cast<std::uint64_t>(j.seed);
-  t.bias_feature = j.biasFeature;
-  t.loss = *loss;
-  t.optimizer = {*opt, j.learningRate, j.momentum, j.beta1, j.beta2, j.epsilon};
-  t.batch_size = j.batchSize;
-  t.eval_every = j.evalEvery;
-  return validate(t);
-}
-
-}  // namespace gatelab::bind
-
 using namespace gatelab::bind;
 
 namespace {
 
-struct Sizes {
-  std::string error;
-  int train = 0, test = 0;
-};
-
-Sizes dataset_sizes(const DataOptions& j, int user_count) {
-  DatasetOptions o;
-  Sizes s{to_dataset(j, o)};
-  if (!s.error.empty()) return s;
-  const int count = o.task == Task::user ? user_count : o.count;
-  if (count < 2 || count > max_dataset_points) {
-    s.error = "points must hold from 2 to " + std::to_string(max_dataset_points) + " points";
-    return s;
-  }
-  s.train = train_count(count, o.train_fraction);
-  s.test = count - s.train;
-  return s;
+std::string to_config(const val& o, LayerConfig& c) {
+  const std::string name = get<std::string>(o, "kind");
+  const auto kind = parse_layer_kind(name);
+  if (!kind) return "kind must be 'mlp', 'symmetric' or 'gated' (got '" + name + "')";
+  const std::string activation = get<std::string>(o, "activation");
+  const auto act = parse_activation(activation);
+  if (!act) return "activation must be one of the catalogue names (got '" + activation + "')";
+  std::uint64_t seed = 0;
+  if (std::string e = seed_of(o, seed); !e.empty()) return e;
+  c = {*kind, {*act, get<float>(o, "beta")}, get<int>(o, "dIn"), get<int>(o, "hidden"), get<int>(o, "dOut"),
+       get<int>(o, "rank"), seed};
+  return validate(c);
 }
 
-void copy_dataset(const Dataset& d, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
-  std::copy(d.x_train.begin(), d.x_train.end(), f32(xtr));
-  std::copy(d.y_train.begin(), d.y_train.end(), f32(ytr));
-  std::copy(d.x_test.begin(), d.x_test.end(), f32(xte));
-  std::copy(d.y_test.begin(), d.y_test.end(), f32(yte));
+val layer_options(const Layer& layer) {
+  const LayerConfig& c = layer.config();
+  return object_of("kind", layer_kind_name(c.kind), "activation", activation_name(c.activation.kind), "beta",
+                   c.activation.beta, "dIn", c.d_in, "hidden", c.hidden, "dOut", c.d_out, "rank", c.rank, "seed",
+                   static_cast<double>(c.seed));
 }
 
-std::string make_dataset_into(const DataOptions& j, Ptr x, Ptr y, int count, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
-  Dataset d;
-  std::string e = build_dataset(j, x, y, count, d);
-  if (e.empty()) copy_dataset(d, xtr, ytr, xte, yte);
-  return e;
+std::string layer_forward(const Layer& layer, Ptr x, int rows, Ptr out) {
+  return run_if_ok(validate_rows(rows, layer.max_rows()), [&] { layer.forward(f32(x), rows, f32(out)); });
 }
 
-// ---- trainer ------------------------------------------------------------------------
-
-struct StepResult {
-  std::string error;
-  int done = 0;
-  bool diverged = false;
-  int step = 0, rolledBackTo = 0;
-  std::string cause, message;
-};
-
-std::string validate_trainer(const TrainOptions& t, const DataOptions& d, Ptr x, Ptr y, int count) {
-  TrainerOptions o;
-  if (std::string e = to_trainer(t, o); !e.empty()) return e;
-  DatasetOptions dopt;
-  if (std::string e = to_dataset(d, dopt); !e.empty()) return e;
-  return check_points(d, x, y, count);
+std::string layer_backward(const Layer& layer, Ptr x, int rows, Ptr grad_out, Ptr grad_x, Ptr gq, Ptr gk, Ptr gv) {
+  return run_if_ok(validate_rows(rows, layer.max_rows()), [&] {
+    LayerParams grads = zeros_like(layer.params());
+    layer.backward(f32(x), rows, f32(grad_out), grad_x ? f32(grad_x) : nullptr, grads);
+    copy_factors(grads, gq, gk, gv);
+  });
 }
 
-// Precondition (checked by the JS layer through paValidateTrainer): everything is valid.
-Trainer* create_trainer(const TrainOptions& t, const DataOptions& d, Ptr x, Ptr y, int count) {
-  TrainerOptions o;
-  to_trainer(t, o);
-  Dataset data;
-  build_dataset(d, x, y, count, data);
-  return new Trainer(o, std::move(data));
+void set_params(Layer& layer, Ptr q, Ptr k, Ptr v) {
+  LayerParams& p = layer.params();
+  std::copy_n(f32(q), p.q.size(), p.q.begin());
+  std::copy_n(f32(k), p.k.size(), p.k.begin());
+  std::copy_n(f32(v), p.v.size(), p.v.begin());
 }
 
-StepResult trainer_step(Trainer& trainer, int n) {
-  StepResult r;
-  if (n < 1 || n > max_steps_per_call) {
-    r.error = "n must be an integer from 1 to " + std::to_string(max_steps_per_call);
-    return r;
-  }
-  r.done = trainer.step(n);
-  const Divergence& d = trainer.divergence();
-  r.diverged = d.diverged;
-  r.step = d.step;
-  r.rolledBackTo = d.rolled_back_to;
-  r.cause = d.cause;
-  r.message = d.message;
-  return r;
+val symmetry_gap(const Layer& layer, Ptr x, int rows, bool exchange, float alpha) {
+  const std::string e = validate_symmetry_probe(layer, rows);
+  if (!e.empty()) return number_result(e, 0);
+  return number_result(e, exchange ? exchange_gap(layer, f32(x), rows) : scaling_gap(layer, f32(x), rows, alpha));
 }
 
-int history_size(const Trainer& t) { return static_cast<int>(t.history().size()); }
-
-// Records [from, from + count) as rows of train_record_fields floats.
-std::string copy_history(const Trainer& t, int from, int count, Ptr out) {
-  const int size = history_size(t);
-  if (from < 0 || count < 0 || from + count > size) return "history range out of bounds";
-  float* o = f32(out);
-  for (int i = 0; i < count; ++i) {
-    const TrainRecord& r = t.history()[from + i];
-    const float row[train_record_fields] = {static_cast<float>(r.step), r.train_loss, r.test_loss,
-                                            r.train_accuracy, r.test_accuracy, r.grad_norm};
-    std::copy(row, row + train_record_fields, o + static_cast<std::size_t>(i) * train_record_fields);
-  }
-  return {};
+val scaling_gap_units(const Layer& layer, Ptr x, int rows, Ptr alphas) {
+  const std::string e = validate_symmetry_probe(layer, rows);
+  return number_result(e, e.empty() ? scaling_gap_per_unit(layer, f32(x), rows, f32(alphas)) : 0);
 }
 
-std::string trainer_grid(const Trainer& t, int g, float extent, Ptr out) {
-  if (g < 2 || g > max_grid_side) return "size must be an integer from 2 to " + std::to_string(max_grid_side);
-  if (!(extent > 0 && extent <= max_grid_extent)) return "extent must be a number in (0, 10000]";
-  t.grid(g, extent, f32(out));
-  return {};
+std::string check_curve(int act, float lo, float hi, int n) {
+  if (act < 0 || act >= activation_count) return "unknown activation index " + std::to_string(act);
+  return validate_curve(lo, hi, n);
 }
 
-std::string set_learning_rate(Trainer& t, float lr) {
-  if (!(lr > 0 && lr <= max_learning_rate)) return "learningRate must be a number in (0, 1000000]";
-  t.set_learning_rate(lr);
-  return {};
+std::string plane(int act, float beta, float lo, float hi, int n, Ptr out) {
+  return run_if_ok(check_curve(act, lo, hi, n),
+                   [&] { exchange_plane({activation_by_index(act), beta}, lo, hi, n, f32(out)); });
 }
 
-int trainer_param_size(const Trainer& t, int which) {
-  const LayerParams& p = t.layer().params();
-  return static_cast<int>(which == 0 ? p.q.size() : which == 1 ? p.k.size() : p.v.size());
+std::string curve(int act, float beta, float lo, float hi, int n, Ptr z, Ptr value, Ptr derivative, Ptr ratio) {
+  return run_if_ok(check_curve(act, lo, hi, n), [&] {
+    activation_curve({activation_by_index(act), beta}, lo, hi, n, f32(z), f32(value), f32(derivative), f32(ratio));
+  });
 }
 
-void trainer_params(const Trainer& t, Ptr q, Ptr k, Ptr v) {
-  const LayerParams& p = t.layer().params();
-  std::copy(p.q.begin(), p.q.end(), f32(q));
-  std::copy(p.k.begin(), p.k.end(), f32(k));
-  std::copy(p.v.begin(), p.v.end(), f32(v));
+std::string to_config(const val& j, CensusOptions& o) {
+  const auto list = [&](const char* name) { return get<std::string>(j, name); };
+  if (std::string e = parse_census_lists(list("kinds"), list("activations"), list("ranks"), o); !e.empty()) return e;
+  if (std::string e = seed_of(j, o.seed); !e.empty()) return e;
+  o = {o.kinds, o.activations, o.ranks, get<int>(j, "dIn"), get<int>(j, "hidden"), get<int>(j, "dOut"),
+       get<float>(j, "beta"), o.seed, get<int>(j, "inputs"), get<double>(j, "threshold")};
+  return validate(o);
 }
 
-int trainer_counts(const Trainer& t, int which) {
-  return static_cast<int>(which == 0 ? t.data().y_train.size() : t.data().y_test.size());
+using CensusRun = Run<CensusRow>;
+CensusRun* run_census_js(const val& j) {
+  CensusOptions o;
+  return new CensusRun(to_config(j, o), [&] { return run_census(o); });
 }
 
-void trainer_data(const Trainer& t, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) { copy_dataset(t.data(), xtr, ytr, xte, yte); }
+// Row i, or one of empty strings, zeros and false when there is no row i.
+val census_row_js(const CensusRun& run, int i) {
+  static const CensusRow none = [] { CensusRow r; r.config = {LayerKind::gated, {}, 0, 0, 0, 0, 0}; return r; }();
+  const bool ok = i >= 0 && i < run.size();
+  const CensusRow& r = ok ? run.rows[i] : none;
+  const LayerConfig& c = r.config;
+  return object_of("kind", ok ? layer_kind_name(c.kind) : "", "activation",
+                   ok ? activation_name(c.activation.kind) : "", "explanation", r.predicted.explanation, "rank",
+                   c.kind == LayerKind::mlp ? 1 : c.rank, "dIn", c.d_in, "hidden", c.hidden, "dOut", c.d_out,
+                   "parameters", static_cast<int>(r.parameters), "inputs", r.inputs,
+                   "jacobianRank", r.jacobian_rank, "measured", r.measured, "predicted", r.predicted.count, "keptMin",
+                   r.kept_min, "droppedMax", r.dropped_max, "gapDecades", r.gap_decades, "exchangeGap",
+                   r.exchange_gap, "exchangeApplicable", r.exchange_applicable, "exchangePredicted",
+                   r.exchange_predicted, "exchangeMeasured", r.exchange_measured);
+}
 
-int trainer_steps(const Trainer& t) { return t.steps_done(); }
-int trainer_d_in(const Trainer& t) { return t.layer().config().d_in; }
-int trainer_parameter_count(const Trainer& t) { return static_cast<int>(t.layer().parameter_count()); }
+void census_spectrum(const CensusRun& run, int i, Ptr out) {
+  if (i >= 0 && i < run.size()) copy_out(run.rows[i].spectrum, out);
+}
+
+std::string to_config(const val& j, RankApproxOptions& o) {
+  std::string e = parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation",
+                                        o.activation);
+  if (e.empty()) e = seed_of(j, o.seed);
+  if (!e.empty()) return e;
+  o = {o.activation, get<int>(j, "dIn"), get<int>(j, "hidden"), get<int>(j, "dOut"), o.seed, get<int>(j, "inputs")};
+  return validate(o);
+}
+
+// out: d_in slots of 8 floats (rank, error, parameters, flops, energy, one-per-pair error,
+// one-per-pair energy, exact 0/1); rows r = 1 … r*, then zeros (rank 0 ends the rows).
+std::string rank_approx(const val& j, Ptr out) {
+  RankApproxOptions o;
+  return run_if_ok(to_config(j, o), [&] {
+    std::vector<double> rows;
+    for (const RankApproxRow& r : rank_approximation(o)) {
+      rows.insert(rows.end(), {double(r.rank), r.error, double(r.parameters), r.flops, r.energy, r.one_per_pair_error,
+                               r.one_per_pair_energy, r.exact ? 1.0 : 0.0});
+    }
+    rows.resize(std::size_t(8) * o.d_in, 0.0);
+    copy_out(rows, out);
+  });
+}
+
+// u (d_out), x (d_in) or 0; outputs d·d, d·d, d, d·d, d·d floats.
+val interactions_js(const Layer& layer, Ptr u, Ptr x, Ptr matrix, Ptr raw, Ptr values, Ptr vectors, Ptr exchanged) {
+  Interactions r;
+  const std::string error = run_if_ok(validate_interactions(layer), [&] {
+    r = interactions(layer, f32(u), x ? f32(x) : nullptr);
+    copy_out(r.matrix, matrix);
+    copy_out(r.raw, raw);
+    copy_out(r.values, values);
+    copy_out(r.vectors, vectors);
+    copy_out(r.exchanged_matrix, exchanged);
+  });
+  return object_of("error", error, "exact", r.exact, "rawAsymmetry", r.raw_asymmetry, "exchangeGap", r.exchange_gap,
+                   "quadratic", r.quadratic, "output", r.output);
+}
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(paper_a) {
-  constant("maxDatasetPoints", max_dataset_points);
-  constant("maxGridSide", max_grid_side);
-  constant("maxStepsPerCall", max_steps_per_call);
-  constant("maxTrainerUnits", max_trainer_units);
-  constant("maxLearningRate", static_cast<double>(max_learning_rate));
-  constant("trainRecordFields", train_record_fields);
+EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
+  constants({{"maxCurvePoints", max_curve_points}, {"maxCensusParameters", max_census_parameters},
+             {"maxRankApproxDim", max_rank_approx_dim}, {"maxInteractionDim", max_interaction_dim}});
 
-  value_object<DataOptions>("PaDataOptions")
-      .field("task", &DataOptions::task)
-      .field("count", &DataOptions::count)
-      .field("noise", &DataOptions::noise)
-      .field("trainFraction", &DataOptions::trainFraction)
-      .field("seed", &DataOptions::seed)
-      .field("teacherKind", &DataOptions::teacherKind)
-      .field("teacherActivation", &DataOptions::teacherActivation)
-      .field("teacherBeta", &DataOptions::teacherBeta)
-      .field("teacherHidden", &DataOptions::teacherHidden)
-      .field("teacherRank", &DataOptions::teacherRank);
-  value_object<TrainOptions>("PaTrainOptions")
-      .field("kind", &TrainOptions::kind)
-      .field("activation", &TrainOptions::activation)
-      .field("beta", &TrainOptions::beta)
-      .field("hidden", &TrainOptions::hidden)
-      .field("rank", &TrainOptions::rank)
-      .field("seed", &TrainOptions::seed)
-      .field("biasFeature", &TrainOptions::biasFeature)
-      .field("loss", &TrainOptions::loss)
-      .field("optimizer", &TrainOptions::optimizer)
-      .field("learningRate", &TrainOptions::learningRate)
-      .field("momentum", &TrainOptions::momentum)
-      .field("beta1", &TrainOptions::beta1)
-      .field("beta2", &TrainOptions::beta2)
-      .field("epsilon", &TrainOptions::epsilon)
-      .field("batchSize", &TrainOptions::batchSize)
-      .field("evalEvery", &TrainOptions::evalEvery);
-  value_object<Sizes>("PaSizes").field("error", &Sizes::error).field("train", &Sizes::train).field("test", &Sizes::test);
-  value_object<StepResult>("PaStepResult")
-      .field("error", &StepResult::error)
-      .field("done", &StepResult::done)
-      .field("diverged", &StepResult::diverged)
-      .field("step", &StepResult::step)
-      .field("rolledBackTo", &StepResult::rolledBackTo)
-      .field("cause", &StepResult::cause)
-      .field("message", &StepResult::message);
+  class_<Layer>("Layer")
+      .function("options", &layer_options)
+      .function("maxRows", &Layer::max_rows)
+      .function("parameterCount", &Layer::parameter_count)
+      .function("paramSize", +[](const Layer& l, int which) { return int(layer_factor(l.params(), which).second); })
+      .function("forward", &layer_forward)
+      .function("backward", &layer_backward)
+      .function("getParams", +[](const Layer& l, Ptr q, Ptr k, Ptr v) { copy_factors(l.params(), q, k, v); })
+      .function("setParams", &set_params)
+      .function("exchanged", +[](const Layer& l) { return new Layer(l.exchanged()); }, allow_raw_pointers())
+      .function("rescaled", +[](const Layer& l, float alpha) { return new Layer(l.rescaled(alpha)); },
+                allow_raw_pointers());
+  function("validateLayerOptions", &validate_options<LayerConfig, to_config>);
+  function("createLayer", &create<Layer, LayerConfig, to_config>, allow_raw_pointers());
+  function("liveLayerCount", &Layer::live_count);
+  function("symmetryGap", &symmetry_gap);
+  function("scalingGapPerUnit", &scaling_gap_units);
+  function("exchangePlane", &plane);
+  function("activationCurve", &curve);
 
-  function("paDatasetSizes", &dataset_sizes);
-  function("paMakeDataset", &make_dataset_into);
-  function("paValidateTrainer", &validate_trainer);
-  function("paCreateTrainer", &create_trainer, allow_raw_pointers());
-  class_<Trainer>("PaTrainer")
-      .function("step", &trainer_step)
-      .function("historySize", &history_size)
-      .function("copyHistory", &copy_history)
-      .function("grid", &trainer_grid)
-      .function("setLearningRate", &set_learning_rate)
-      .function("paramSize", &trainer_param_size)
-      .function("getParams", &trainer_params)
-      .function("count", &trainer_counts)
-      .function("getData", &trainer_data)
-      .function("stepsDone", &trainer_steps)
-      .function("dIn", &trainer_d_in)
-      .function("parameterCount", &trainer_parameter_count);
+  function("paValidateCensus", &validate_options<CensusOptions, to_config>);
+  function("paRunCensus", &run_census_js, allow_raw_pointers());
+  class_<CensusRun>("PaCensusRun")
+      .function("error", +[](const CensusRun& r) { return r.error; })
+      .function("rowCount", &CensusRun::size)
+      .function("row", &census_row_js)
+      .function("copySpectrum", &census_spectrum);
+  function("paValidateRankApprox", &validate_options<RankApproxOptions, to_config>);
+  function("paRankApprox", &rank_approx);
+  function("paInteractions", &interactions_js);
 }

@@ -9,6 +9,7 @@ async function main(): Promise<void> {
   const att = lab.cem.createAttention({ d: 8 });
   const e: string = att.energy(new Float32Array(8), 1, 0, new Float32Array(8)); // error: number
   att.setParams({ Wq: new Float32Array(64) }); // error: no such parameter
-  console.log(e);
+  const g: number = att.energyGradient(new Float32Array(8), 1, 0, new Float32Array(8)); // error: Float32Array
+  console.log(e, g);
 }
 void main();

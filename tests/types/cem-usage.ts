@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   const beta: number = att.beta;
   const count: number = att.parameterCount;
   const path: Float32Array = att.trajectory(h, 4);
+  const slope: Float32Array = att.energyGradient(h, 4, 3, new Float32Array(8));
 
   const mlp: CemMlp = lab.cem.createMlp({ d: 8, hidden: 16, activation: 'relu', steps: 1, eta: 1, precond: 'none', seed: 3 });
   const { W, U } = mlp.getParams();
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   const y: Float32Array = mlp.forward(h, 4);
   const em: number = mlp.energy(h, 4, 0, new Float32Array(8));
   const tm: Float32Array = mlp.energyTrace(h, 4);
+  const gm: Float32Array = mlp.energyGradient(h, 4, 0, new Float32Array(8));
 
   const standard = lab.cem.asStandardAttention(lab.cem.createAttention({ d: 8, heads: 2 }));
   const { WV, WO } = standard.getParams();
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
     if (err instanceof GateLabError) console.log(err.argument);
   }
   [att, mlp, standard, gated, base, swiglu].forEach((o) => o.dispose());
-  console.log(out, e, trace, grid, lambda, P, spectrum, dWQ, beta, count, path, y, em, tm, WV, WO, down, lab.cem.limits.maxGrid);
+  console.log(out, e, trace, grid, lambda, P, spectrum, dWQ, beta, count, path, slope, y, em, tm, gm, WV, WO, down,
+    lab.cem.limits.maxGrid);
 }
 void main();

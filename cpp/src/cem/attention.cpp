@@ -1,6 +1,6 @@
-// CEM attention (MATH.md B2, B4–B6): config validation, initialisation, the T-step forward
-// and the energy in double (the backward is in cem_attention_backward.cpp). Per step and
-// head k, on all positions at once (rows = tokens):
+// CEM attention (docs/MATH.md §B2, §B4–§B6): config validation, initialisation, the T-step
+// forward and its iterates, and the energy and its gradient in double (the backward is in
+// attention_backward.cpp). Per step and head k, on all positions at once (rows = tokens):
 //   Q_k = Y W_Q^kᵀ (n×d_h), K_k = h W_K^kᵀ (n×d_h, once), S_k = Q_k K_kᵀ + (Y⊙d_k) hᵀ (n×n),
 //   α_k = causal softmax(β S_k), G = Σ_k (α_k K_k) W_Q^k + d_k ⊙ (α_k h)   (G = −∇ε, n×d),
 //   Y ← Y + η G P.
@@ -211,12 +211,17 @@ std::vector<double> CemAttentionT<S>::keys_double(const S* h, int n) const {
   return keys;
 }
 
+// The gradient reuses the scores: ∇ε = −Σ_k Σ_j α_kj (W_Q^kᵀ key_kj + d_k ⊙ h_j), α_k the
+// softmax of β s_k (docs/MATH.md §B2, §B4); the energy's own arithmetic is the same with or
+// without it.
 template <class S>
-double CemAttentionT<S>::energy_with_keys(const std::vector<double>& keys, const S* h, int i, const S* y) const {
+double CemAttentionT<S>::energy_with_keys(const std::vector<double>& keys, const S* h, int i, const S* y,
+                                          double* grad) const {
   const int d = config_.d, heads = config_.heads;
   const std::size_t n = keys.size() / (std::size_t(heads) * dh_);
   const double beta = static_cast<double>(beta_);
-  std::vector<double> q(dh_), s(i + 1);
+  std::vector<double> q(dh_), s(i + 1), read(grad != nullptr ? dh_ : 0);
+  if (grad != nullptr) std::fill(grad, grad + d, 0.0);
   double total = 0;
   for (int k = 0; k < heads; ++k) {
     for (int a = 0; a < dh_; ++a) {
@@ -238,10 +243,36 @@ double CemAttentionT<S>::energy_with_keys(const std::vector<double>& keys, const
       top = std::max(top, s[j]);
     }
     double sum = 0;
-    for (int j = 0; j <= i; ++j) sum += cem_detail::exp(s[j] - top);
+    for (int j = 0; j <= i; ++j) {
+      s[j] = cem_detail::exp(s[j] - top);
+      sum += s[j];
+    }
     total += top + cem_detail::log(sum);
+    if (grad != nullptr) add_head_gradient(k, keys, h, i, n, s, sum, read, grad);
   }
   return -total / beta;
+}
+
+// grad −= Σ_j α_j (W_Q^kᵀ key_kj + d_k ⊙ h_j) with α_j = w[j] / sum; read (d_h) is scratch.
+template <class S>
+void CemAttentionT<S>::add_head_gradient(int k, const std::vector<double>& keys, const S* h, int i, std::size_t n,
+                                         const std::vector<double>& w, double sum, std::vector<double>& read,
+                                         double* grad) const {
+  const int d = config_.d;
+  std::fill(read.begin(), read.end(), 0.0);
+  const S* dk = head_diag(k);
+  for (int j = 0; j <= i; ++j) {
+    const double alpha = w[j] / sum;
+    const double* key = keys.data() + (std::size_t(k) * n + j) * dh_;
+    for (int a = 0; a < dh_; ++a) read[a] += alpha * key[a];
+    if (dk != nullptr) {
+      for (int c = 0; c < d; ++c) grad[c] -= alpha * static_cast<double>(dk[c]) * h[std::size_t(j) * d + c];
+    }
+  }
+  for (int a = 0; a < dh_; ++a) {
+    const S* wq = params_.wq.data() + (std::size_t(k) * dh_ + a) * d;
+    for (int c = 0; c < d; ++c) grad[c] -= static_cast<double>(wq[c]) * read[a];
+  }
 }
 
 template <class S>
@@ -250,6 +281,15 @@ std::string CemAttentionT<S>::energy(const S* h, int n, int i, const S* y, doubl
   if (y == nullptr) return "y must not be null";
   if (i < 0 || i >= n) return "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")";
   *out = energy_with_keys(keys_double(h, i + 1), h, i, y);
+  return "";
+}
+
+template <class S>
+std::string CemAttentionT<S>::energy_gradient(const S* h, int n, int i, const S* y, double* out) const {
+  if (std::string e = check(n, h, out); !e.empty()) return e;
+  if (y == nullptr) return "y must not be null";
+  if (i < 0 || i >= n) return "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")";
+  energy_with_keys(keys_double(h, i + 1), h, i, y, out);
   return "";
 }
 
@@ -270,6 +310,16 @@ std::string CemAttentionT<S>::energy_trace(const S* h, int n, double* out) const
 }
 
 template <class S>
+std::string CemAttentionT<S>::trajectory(const S* h, int n, S* out) const {
+  if (std::string e = check(n, h, out); !e.empty()) return e;
+  if (std::string e = cem_check_trajectory(n, config_.d, config_.steps); !e.empty()) return e;
+  Trajectory tr;
+  run_forward(h, n, tr);
+  std::copy(tr.ys.begin(), tr.ys.end(), out);
+  return "";
+}
+
+template <class S>
 std::string CemAttentionT<S>::precond_min_eigenvalue(double* out) const {
   return cem_precond_min_eigenvalue_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
@@ -277,6 +327,11 @@ std::string CemAttentionT<S>::precond_min_eigenvalue(double* out) const {
 template <class S>
 std::string CemAttentionT<S>::precond_dense(double* out) const {
   return cem_precond_dense_checked(error_, config_.precond, params_.precond, config_.d, out);
+}
+
+template <class S>
+std::string CemAttentionT<S>::precond_spectrum(double* out) const {
+  return cem_precond_spectrum_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template class CemAttentionT<float>;

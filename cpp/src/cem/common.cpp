@@ -1,4 +1,4 @@
-// The shared pieces of cem_common.hpp: option names and parsing, the row/pointer check
+// The shared pieces of cem/common.hpp: option names and parsing, the row/pointer check
 // every CEM call starts with, and the config checks the layers share with the baselines.
 #include "gatelab/cem/common.hpp"
 
@@ -50,6 +50,20 @@ std::string cem_check_call(int n, const void* in, const void* out) {
     return "n must be in 1…" + std::to_string(cem_max_rows) + " (n = " + std::to_string(n) + ")";
   }
   if (in == nullptr || out == nullptr) return "input and output pointers must not be null";
+  return "";
+}
+
+std::string cem_check_trajectory(int n, int d, int steps) {
+  if (std::size_t(steps + 1) * std::size_t(n) * std::size_t(d) > cem_max_tensor_floats) {
+    return "n·d·(steps + 1) must be at most " + std::to_string(cem_max_tensor_floats) + " (n = " + std::to_string(n) + ")";
+  }
+  return "";
+}
+
+std::string parse_cem_activation(std::string_view name, float swish_beta, ActivationSpec& out) {
+  const auto a = parse_activation(name);
+  if (!a) return "activation must be one of the catalogue names (got '" + std::string(name) + "')";
+  out = {*a, *a == Activation::swish ? swish_beta : 1.0f};
   return "";
 }
 

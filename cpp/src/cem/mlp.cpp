@@ -1,5 +1,6 @@
-// CEM MLP (MATH.md B3, B5, B6): validation, initialisation, T-step forward, energy in double
-// and the backward through all steps. See cem_mlp.hpp. Per step, on all tokens at once:
+// CEM MLP (docs/MATH.md §B3, §B5, §B6): validation, initialisation, T-step forward and its
+// iterates, energy and its gradient in double, and the backward through all steps. See
+// cem/mlp.hpp. Per step, on all tokens at once:
 //   Z = Y Wᵀ (n×M), G = (φ(Z) ⊙ A) W (n×d) with A = h Uᵀ (n×M, once), Y ← Y + η G P.
 #include "gatelab/cem/mlp.hpp"
 
@@ -154,6 +155,24 @@ std::string CemMlpT<S>::energy(const S* h, int n, int i, const S* y, double* out
 }
 
 template <class S>
+std::string CemMlpT<S>::energy_gradient(const S* h, int n, int i, const S* y, double* out) const {
+  if (std::string e = check(n, h, out); !e.empty()) return e;
+  if (y == nullptr) return "y must not be null";
+  if (i < 0 || i >= n) return "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")";
+  const int d = config_.d, m = config_.hidden;
+  const std::vector<double> gate = gate_double(*this, h, i);
+  std::fill(out, out + d, 0.0);
+  for (int k = 0; k < m; ++k) {
+    const S* w = params_.w.data() + std::size_t(k) * d;
+    double z = 0;
+    for (int c = 0; c < d; ++c) z += static_cast<double>(w[c]) * y[c];
+    const double phi = activation_value(config_.activation, static_cast<float>(z));
+    for (int c = 0; c < d; ++c) out[c] -= gate[k] * phi * static_cast<double>(w[c]);
+  }
+  return "";
+}
+
+template <class S>
 std::string CemMlpT<S>::energy_trace(const S* h, int n, double* out) const {
   if (std::string e = check(n, h, out); !e.empty()) return e;
   if (std::string e = check_energy(); !e.empty()) return e;
@@ -167,6 +186,21 @@ std::string CemMlpT<S>::energy_trace(const S* h, int n, double* out) const {
     }
   }
   return "";
+}
+
+template <class S>
+std::string CemMlpT<S>::trajectory(const S* h, int n, S* out) const {
+  if (std::string e = check(n, h, out); !e.empty()) return e;
+  if (std::string e = cem_check_trajectory(n, config_.d, config_.steps); !e.empty()) return e;
+  std::vector<S> ys, gate;
+  run_forward(h, n, ys, gate);
+  std::copy(ys.begin(), ys.end(), out);
+  return "";
+}
+
+template <class S>
+std::string CemMlpT<S>::precond_spectrum(double* out) const {
+  return cem_precond_spectrum_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template <class S>

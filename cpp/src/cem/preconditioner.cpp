@@ -1,6 +1,6 @@
-// The CEM preconditioner P (MATH.md B5): application to row gradients, its backward, the
-// dense matrix and its smallest eigenvalue (eigen.hpp's Jacobi). See cem_preconditioner.hpp
-// for the forms and the initialisation.
+// The CEM preconditioner P (docs/MATH.md §B5): application to row gradients, its backward, the
+// dense matrix, its smallest eigenvalue and its spectrum (eigen.hpp's Jacobi). See
+// cem/preconditioner.hpp for the forms and the initialisation.
 #include "gatelab/cem/preconditioner.hpp"
 
 #include <algorithm>
@@ -154,6 +154,23 @@ std::string cem_precond_dense_checked(const std::string& layer_error, CemPrecond
   return "";
 }
 
+static_assert(cem_max_spectrum_dim <= max_eigen_dim);
+
+template <class S>
+std::string cem_precond_spectrum_checked(const std::string& layer_error, CemPrecond kind,
+                                         const CemPrecondParamsT<S>& params, int d, double* out) {
+  if (d > cem_max_spectrum_dim) {
+    return "the spectrum needs d ≤ " + std::to_string(cem_max_spectrum_dim) + " (d = " + std::to_string(d) + ")";
+  }
+  if (!layer_error.empty()) return layer_error;
+  if (out == nullptr) return "output pointer must not be null";
+  std::vector<double> p(std::size_t(d) * d);
+  cem_precond_dense(kind, params, d, p.data());
+  const std::vector<double> values = symmetric_eigenvalues(p.data(), d, EigenOrder::descending);
+  std::copy(values.rbegin(), values.rend(), out);
+  return "";
+}
+
 template <class S>
 void cem_precond_zero_grad(CemPrecondParamsT<S>& grads) {
   grads.p.fill(0);
@@ -185,6 +202,8 @@ void cem_precond_views(CemPrecond kind, CemPrecondParamsT<S>& params, CemPrecond
                                                              const CemPrecondParamsT<S>&, int, double*);      \
   template std::string cem_precond_dense_checked<S>(const std::string&, CemPrecond, const CemPrecondParamsT<S>&, \
                                                     int, double*);                                             \
+  template std::string cem_precond_spectrum_checked<S>(const std::string&, CemPrecond,                        \
+                                                       const CemPrecondParamsT<S>&, int, double*);            \
   template void cem_precond_zero_grad<S>(CemPrecondParamsT<S>&);                                               \
   template void cem_precond_views<S>(CemPrecond, CemPrecondParamsT<S>&, CemPrecondParamsT<S>&,                  \
                                      const std::string&, std::vector<ParamView<S>>&);

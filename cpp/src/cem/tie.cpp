@@ -58,6 +58,11 @@ Layer standard_mlp(int d, int hidden, ActivationSpec activation, std::uint64_t s
   return layer;
 }
 
+std::string validate_standard_mlp(int d, int hidden, ActivationSpec activation) {
+  if (std::string e = cem_validate_gated_mlp(d, hidden, activation); !e.empty()) return e;
+  return validate(standard_mlp_config(d, hidden, activation, 0));
+}
+
 Layer gated_from_tied(const CemMlp& m) {
   const auto& c = m.config();
   Layer g(standard_mlp_config(c.d, c.hidden, c.activation, c.seed));

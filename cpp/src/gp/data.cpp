@@ -19,6 +19,25 @@ std::optional<GpInputs> parse_gp_inputs(std::string_view name) {
   return std::nullopt;
 }
 
+std::string gp_validate_count(int count) {
+  if (count < 1 || count > gp_max_sample_count) {
+    return "count must be an integer from 1 to " + std::to_string(gp_max_sample_count);
+  }
+  return "";
+}
+
+std::string gp_validate_queries(const void* xq, int m) {
+  if (m < 1 || m > gp_max_queries || xq == nullptr) {
+    return "xq must hold from 1 to " + std::to_string(gp_max_queries) + " queries";
+  }
+  return "";
+}
+
+std::string gp_validate_context(const GpDataConfig& c, int context) {
+  if (context < 0 || context > c.length) return "context must be an integer from 0 to " + std::to_string(c.length);
+  return "";
+}
+
 std::string validate(const GpDataConfig& c) {
   if (c.dx < 1 || c.dx > gp_max_dx) return "dx must be in 1…" + std::to_string(gp_max_dx) + " (dx = " + std::to_string(c.dx) + ")";
   if (c.length < 1 || c.length > gp_max_length) {

@@ -7,6 +7,13 @@
 
 namespace gatelab {
 
+std::string gp_validate_steps_per_call(int steps) {
+  if (steps < 1 || steps > gp_max_steps_per_call) {
+    return "n must be an integer from 1 to " + std::to_string(gp_max_steps_per_call);
+  }
+  return "";
+}
+
 std::string validate(const GpTrainConfig& c, const GpModelSpec& spec) {
   if (std::string e = validate(c.data); !e.empty()) return "data: " + e;
   if (c.batch < 1 || c.batch > 1024) return "batch must be in 1…1024 (batch = " + std::to_string(c.batch) + ")";

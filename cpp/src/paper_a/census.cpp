@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gatelab/base/eigen.hpp"
+#include "gatelab/base/list.hpp"
 #include "gatelab/base/rng.hpp"
 #include "gatelab/paper_a/symmetry.hpp"
 
@@ -50,6 +51,8 @@ double log10_of(double v) { return portable_log(v) / portable_log(10.0); }
 }  // namespace
 
 std::string validate(const CensusOptions& o) {
+  if (!std::isfinite(o.beta) || std::fabs(o.beta) > max_swish_beta) return "beta must be finite with |beta| <= 100";
+  if (o.activations.size() > static_cast<std::size_t>(activation_count) || o.ranks.size() > 64) return "too many entries";
   if (o.kinds.empty()) return "kinds must list at least one kind";
   if (o.ranks.empty()) return "ranks must list at least one rank";
   if (!(o.threshold > 0 && o.threshold < 1)) return "threshold must be a number in (0, 1)";
@@ -72,6 +75,23 @@ std::string validate(const CensusOptions& o) {
     }
   }
   return {};
+}
+
+std::string parse_census_lists(std::string_view kinds, std::string_view activations, std::string_view ranks,
+                               CensusOptions& o) {
+  o.kinds.clear();
+  o.ranks.clear();
+  for (const std::string& k : split_list(kinds)) {
+    const auto kind = parse_layer_kind(k);
+    if (!kind) return "kinds: '" + k + "' is not 'mlp', 'symmetric' or 'gated'";
+    o.kinds.push_back(*kind);
+  }
+  for (const std::string& a : split_list(activations)) {
+    const auto act = parse_activation(a);
+    if (!act) return "activations: '" + a + "' is not a catalogue name";
+    o.activations.push_back(*act);
+  }
+  return parse_int_list(ranks, "ranks", o.ranks);
 }
 
 int census_inputs(std::size_t parameters, int d_out) {

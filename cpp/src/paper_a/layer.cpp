@@ -50,6 +50,22 @@ std::optional<LayerKind> parse_layer_kind(std::string_view name) {
   return std::nullopt;
 }
 
+std::string parse_activation_spec(std::string_view name, float beta, std::string_view field, ActivationSpec& out) {
+  const auto a = parse_activation(name);
+  if (!a) return std::string(field) + " must be one of the catalogue names (got '" + std::string(name) + "')";
+  if (!std::isfinite(beta) || std::fabs(beta) > max_swish_beta) return "beta must be finite with |beta| <= 100";
+  out = {*a, beta};
+  return {};
+}
+
+std::string validate_rows(int rows, int max_rows) {
+  if (rows < 1 || rows > max_rows) {
+    return "rows must be an integer from 1 to " + std::to_string(max_rows) + " for this layer (got " +
+           std::to_string(rows) + ")";
+  }
+  return {};
+}
+
 std::string validate(const LayerConfig& c) {
   if (c.d_in < 1 || c.d_in > max_layer_dim) return dim_error("dIn", c.d_in);
   if (c.hidden < 1 || c.hidden > max_layer_dim) return dim_error("hidden", c.hidden);

@@ -19,6 +19,19 @@ std::vector<float> run(const Layer& layer, const float* x, int rows) {
 
 }  // namespace
 
+std::string validate_symmetry_probe(const Layer& layer, int rows) {
+  if (layer.config().kind == LayerKind::mlp) {
+    return "the 'mlp' kind has no Q factor, so it has no exchange or scaling symmetry to probe";
+  }
+  return validate_rows(rows, layer.max_rows());
+}
+
+std::string validate_curve(float lo, float hi, int n) {
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) return "min and max must be finite with min < max";
+  if (n < 2 || n > max_curve_points) return "n must be an integer from 2 to " + std::to_string(max_curve_points);
+  return {};
+}
+
 double relative_gap(const float* a, const float* b, std::size_t n) {
   double diff = 0.0, norm = 0.0;
   for (std::size_t i = 0; i < n; ++i) {

@@ -236,4 +236,35 @@ Dataset user_dataset(const float* x, const float* y, int count, float fraction, 
   return split(p, count, fraction, rng);
 }
 
+std::string validate_task(const DatasetOptions& o) {
+  return o.task == Task::user ? fraction_error(o.train_fraction) : validate(o);
+}
+
+namespace {
+
+std::string point_count_error() {
+  return "points must hold from 2 to " + std::to_string(max_dataset_points) + " points";
+}
+
+}  // namespace
+
+std::string validate_points(const DatasetOptions& o, const float* x, const float* y, int count) {
+  if (o.task != Task::user) return {};
+  if (count < 2 || count > max_dataset_points || x == nullptr || y == nullptr) return point_count_error();
+  return validate_user_points(x, y, count, o.train_fraction);
+}
+
+Dataset build_dataset(const DatasetOptions& o, const float* x, const float* y, int count) {
+  return o.task == Task::user ? user_dataset(x, y, count, o.train_fraction, o.seed) : make_dataset(o);
+}
+
+std::string dataset_sizes(const DatasetOptions& o, int user_count, int& train, int& test) {
+  if (std::string e = validate_task(o); !e.empty()) return e;
+  const int count = o.task == Task::user ? user_count : o.count;
+  if (count < 2 || count > max_dataset_points) return point_count_error();
+  train = train_count(count, o.train_fraction);
+  test = count - train;
+  return {};
+}
+
 }  // namespace gatelab

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gatelab/base/list.hpp"
 #include "gatelab/base/stats.hpp"
 
 namespace gatelab {
@@ -160,6 +161,38 @@ std::vector<RaceResult> run_race(const RaceOptions& o) {
   }
   for (std::size_t k = 0; k < o.models.size(); ++k) curves[k].finish(o.trainer.eval_every, results[k].curves);
   return results;
+}
+
+std::optional<WidthRule> parse_width_rule(std::string_view name) {
+  if (name == "budget") return WidthRule::budget;
+  if (name == "shazeer") return WidthRule::shazeer;
+  return std::nullopt;
+}
+
+std::string parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out) {
+  for (const std::string& item : split_list(list)) {
+    const std::size_t colon = item.find(':');
+    const auto kind = parse_layer_kind(item.substr(0, colon));
+    if (!kind || colon == std::string::npos) return "models: '" + item + "' is not 'kind:activation'";
+    RaceModel m{*kind, {}};
+    if (std::string e = parse_activation_spec(item.substr(colon + 1), beta, "models", m.activation); !e.empty()) return e;
+    if (out.size() >= static_cast<std::size_t>(max_race_models)) return "models: at most 16";
+    out.push_back(m);
+  }
+  return {};
+}
+
+std::size_t race_curve_floats(const RaceResult& r) {
+  return (1 + 4 * race_metrics) * r.curves.steps.size() + race_metrics * r.final_values[0].size();
+}
+
+void copy_race_curves(const RaceResult& r, float* out) {
+  const RaceCurves& c = r.curves;
+  for (int s : c.steps) *out++ = static_cast<float>(s);
+  for (int k = 0; k < race_metrics; ++k) {
+    for (const auto* v : {&c.mean[k], &c.std[k], &c.min[k], &c.max[k]}) out = std::copy(v->begin(), v->end(), out);
+  }
+  for (int k = 0; k < race_metrics; ++k) out = std::copy(r.final_values[k].begin(), r.final_values[k].end(), out);
 }
 
 }  // namespace gatelab

@@ -208,4 +208,32 @@ void Trainer::grid(int g, float extent, float* out) const {
   }
 }
 
+std::string validate_step_count(int n) {
+  if (n < 1 || n > max_steps_per_call) return "n must be an integer from 1 to " + std::to_string(max_steps_per_call);
+  return {};
+}
+
+std::string validate_grid(int side, float extent) {
+  if (side < 2 || side > max_grid_side) return "size must be an integer from 2 to " + std::to_string(max_grid_side);
+  if (!(extent > 0 && extent <= max_grid_extent)) return "extent must be a number in (0, 10000]";
+  return {};
+}
+
+std::string validate_learning_rate(float rate) {
+  if (!(rate > 0 && rate <= max_learning_rate)) return "learningRate must be a number in (0, 1000000]";
+  return {};
+}
+
+std::string copy_history(const Trainer& t, int from, int count, float* out) {
+  const int size = static_cast<int>(t.history().size());
+  if (from < 0 || count < 0 || from > size || count > size - from) return "history range out of bounds";
+  for (int i = 0; i < count; ++i) {
+    const TrainRecord& r = t.history()[from + i];
+    const float row[train_record_fields] = {static_cast<float>(r.step), r.train_loss, r.test_loss,
+                                            r.train_accuracy, r.test_accuracy, r.grad_norm};
+    std::copy(row, row + train_record_fields, out + static_cast<std::size_t>(i) * train_record_fields);
+  }
+  return {};
+}
+
 }  // namespace gatelab

@@ -1,4 +1,4 @@
-// CEM MLP (MATH.md B3, B5, B6): the output is T steps of y − η P ∇ε with ∇ε by finite
+// CEM MLP (docs/MATH.md §B3, §B5, §B6): the output is T steps of y − η P ∇ε with ∇ε by finite
 // differences of energy() for every activation with an antiderivative; one step with P = I is
 // the gated MLP with W_down = η Wᵀ (computed here directly); energy falls for psd P and small
 // η; tokens are independent; the backward matches finite differences; configs are validated.
@@ -50,7 +50,7 @@ TEST(CemMlp, OutputIsPreconditionedStepsOnTheEnergy) {
       ASSERT_NO_FATAL_FAILURE(cemtest::expect_forward_is_preconditioned_descent(layer, single, h, n, 1e-5));
     }
   }
-  EXPECT_GE(tested, 2) << "MATH.md B3 names at least relu and identity";
+  EXPECT_GE(tested, 2) << "docs/MATH.md §B3 names at least relu and identity";
 }
 
 TEST(CemMlp, EnergyNeedsAnAntiderivative) {
@@ -166,4 +166,16 @@ TEST(CemMlp, CountsParametersAndRejectsBadConfigs) {
   std::vector<float> h(16), out(16);
   EXPECT_EQ(broken.forward(h.data(), 2, out.data()), broken.error());
   EXPECT_EQ(broken.backward(h.data(), 2, out.data(), nullptr), broken.error());
+}
+
+TEST(CemMlp, ActivationByNameKeepsBetaForSwishOnly) {
+  ActivationSpec spec;
+  ASSERT_EQ(parse_cem_activation("swish", 2.5f, spec), "");
+  EXPECT_EQ(spec.kind, Activation::swish);
+  EXPECT_EQ(spec.beta, 2.5f);
+  ASSERT_EQ(parse_cem_activation("silu", 2.5f, spec), "");
+  EXPECT_EQ(spec.kind, Activation::silu);
+  EXPECT_EQ(spec.beta, 1.0f);
+  EXPECT_EQ(parse_cem_activation("swiglu", 1.0f, spec), "activation must be one of the catalogue names (got 'swiglu')");
+  EXPECT_EQ(spec.kind, Activation::silu);  // unchanged on error
 }

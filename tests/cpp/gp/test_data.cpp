@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "gatelab/gp/data.hpp"
+#include "gatelab/gp/session.hpp"
 #include "support/golden_hash.hpp"
 
 using namespace gatelab;
@@ -168,6 +170,25 @@ TEST(GpData, Validates) {
   EXPECT_NE(validate(c).find("length"), std::string::npos);
   EXPECT_EQ(parse_gp_inputs("normal"), GpInputs::normal);
   EXPECT_FALSE(parse_gp_inputs("cauchy").has_value());
+}
+
+TEST(GpData, CallArgumentsAreCheckedWithMessagesNamingThem) {
+  const GpDataConfig c = config_1d();
+  const double xq[1] = {0.0};
+  EXPECT_EQ(gp_validate_count(1), "");
+  EXPECT_EQ(gp_validate_count(gp_max_sample_count), "");
+  EXPECT_EQ(gp_validate_count(0), "count must be an integer from 1 to 4096");
+  EXPECT_EQ(gp_validate_count(gp_max_sample_count + 1), "count must be an integer from 1 to 4096");
+  EXPECT_EQ(gp_validate_queries(xq, 1), "");
+  EXPECT_EQ(gp_validate_queries(xq, 0), "xq must hold from 1 to 4096 queries");
+  EXPECT_EQ(gp_validate_queries(xq, gp_max_queries + 1), "xq must hold from 1 to 4096 queries");
+  EXPECT_EQ(gp_validate_queries(nullptr, 1), "xq must hold from 1 to 4096 queries");
+  EXPECT_EQ(gp_validate_context(c, 0), "");
+  EXPECT_EQ(gp_validate_context(c, c.length), "");
+  EXPECT_EQ(gp_validate_context(c, -1), "context must be an integer from 0 to " + std::to_string(c.length));
+  EXPECT_EQ(gp_validate_context(c, c.length + 1), "context must be an integer from 0 to " + std::to_string(c.length));
+  EXPECT_EQ(gp_validate_steps_per_call(gp_max_steps_per_call), "");
+  EXPECT_EQ(gp_validate_steps_per_call(0), "n must be an integer from 1 to 10000");
 }
 
 TEST(GpData, SameBitsNativelyAndInWasm) {

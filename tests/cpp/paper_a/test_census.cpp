@@ -3,7 +3,9 @@
 // spectrum, and the exchange symmetry holds exactly where A7 says it does.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "gatelab/paper_a/census.hpp"
 #include "support/layer_cases.hpp"
@@ -74,4 +76,34 @@ TEST(CensusTable, RefusalsNameTheField) {
   o = {};
   o.threshold = 0;
   EXPECT_NE(validate(o).find("threshold"), std::string::npos);
+}
+
+TEST(CensusTable, ListsParseIntoTheOptionsAndNameTheirFirstBadEntry) {
+  CensusOptions o;
+  ASSERT_EQ(parse_census_lists("gated,mlp", "relu,,silu", "2,1", o), "");
+  EXPECT_EQ(o.kinds, (std::vector<LayerKind>{LayerKind::gated, LayerKind::mlp}));
+  EXPECT_EQ(o.activations, (std::vector<Activation>{Activation::relu, Activation::silu}));
+  EXPECT_EQ(o.ranks, (std::vector<int>{2, 1}));
+  EXPECT_EQ(parse_census_lists("gated,attention", "", "1", o), "kinds: 'attention' is not 'mlp', 'symmetric' or 'gated'");
+  EXPECT_EQ(parse_census_lists("gated", "relu,swiglu", "1", o), "activations: 'swiglu' is not a catalogue name");
+  EXPECT_EQ(parse_census_lists("gated", "", "1,x", o), "ranks: 'x' is not an integer");
+  EXPECT_EQ(parse_census_lists("gated", "", "1,2.5", o), "ranks: '2.5' is not an integer");
+  o = {};
+  ASSERT_EQ(parse_census_lists("", "", "", o), "");
+  EXPECT_EQ(validate(o), "kinds must list at least one kind");
+}
+
+TEST(CensusTable, BetaAndListLengthsAreCheckedFirst) {
+  CensusOptions o;
+  o.kinds.clear();
+  o.beta = 101;
+  EXPECT_EQ(validate(o), "beta must be finite with |beta| <= 100");
+  o.beta = std::nanf("");
+  EXPECT_EQ(validate(o), "beta must be finite with |beta| <= 100");
+  o.beta = 1;
+  o.ranks.assign(65, 1);
+  EXPECT_EQ(validate(o), "too many entries");
+  o.ranks = {1};
+  o.activations.assign(activation_count + 1, Activation::relu);
+  EXPECT_EQ(validate(o), "too many entries");
 }

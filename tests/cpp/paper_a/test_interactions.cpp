@@ -98,6 +98,20 @@ TEST(Interactions, EigenpairsReconstructTheMatrixLargestMagnitudeFirst) {
   }
 }
 
+TEST(Interactions, AtAnInputTheResultCarriesTheQuadraticFormAndTheLayersReadOut) {
+  const Layer layer({LayerKind::gated, {Activation::gelu, 1.0f}, 4, 6, 3, 2, 12});
+  Pcg32 rng(13);
+  const std::vector<float> u = normals(rng, 3);
+  const std::vector<float> x = normals(rng, 4);
+  const Interactions m = interactions(layer, u.data(), x.data());
+  EXPECT_EQ(m.quadratic, quadratic_form(m.matrix, x.data(), 4));
+  EXPECT_EQ(m.output, u_dot_f(layer, u.data(), x.data()));
+  EXPECT_NEAR(m.quadratic, m.output, 2e-5 * (1 + std::fabs(m.output)));
+  const Interactions b = interactions(layer, u.data(), nullptr);
+  EXPECT_EQ(b.quadratic, 0.0);
+  EXPECT_EQ(b.output, 0.0);
+}
+
 TEST(Interactions, MlpIsRefused) {
   const Layer mlp({LayerKind::mlp, {Activation::relu, 1.0f}, 3, 4, 1, 1, 1});
   EXPECT_NE(validate_interactions(mlp).find("'mlp'"), std::string::npos);

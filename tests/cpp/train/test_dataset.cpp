@@ -164,3 +164,49 @@ TEST(Dataset, TrainCountKeepsBothSplitsNonEmpty) {
   EXPECT_EQ(train_count(10, 1.0f), 9);
   EXPECT_EQ(train_count(10, 0.01f), 1);
 }
+
+TEST(Dataset, EitherKindOfTaskIsCheckedBuiltAndSizedAlike) {
+  const float x[] = {0, 0, 1, 1, -1, 2, 3, -3, 0.5f, 0.5f};
+  const float y[] = {1, 0, -1, 1, 0};
+  DatasetOptions user = options(Task::user);
+  user.count = 0;  // ignored: the points decide
+  user.train_fraction = 0.6f;
+  EXPECT_EQ(validate(user), "the 'user' task takes its points from validate_user_points/user_dataset");
+  EXPECT_EQ(validate_task(user), "");
+  EXPECT_EQ(validate_points(user, x, y, 5), "");
+  const Dataset mine = build_dataset(user, x, y, 5);
+  const Dataset direct = user_dataset(x, y, 5, 0.6f, user.seed);
+  EXPECT_EQ(mine.x_train, direct.x_train);
+  EXPECT_EQ(mine.y_test, direct.y_test);
+  int train = 0, test = 0;
+  ASSERT_EQ(dataset_sizes(user, 5, train, test), "");
+  EXPECT_EQ(train, 3);
+  EXPECT_EQ(test, 2);
+
+  const DatasetOptions circle = options(Task::circle, 200);
+  EXPECT_EQ(validate_task(circle), validate(circle));
+  EXPECT_EQ(validate_points(circle, nullptr, nullptr, 0), "");  // points are ignored
+  EXPECT_EQ(build_dataset(circle, nullptr, nullptr, 0).x_train, make_dataset(circle).x_train);
+  ASSERT_EQ(dataset_sizes(circle, 0, train, test), "");
+  EXPECT_EQ(train + test, 200);
+  EXPECT_EQ(train, train_count(200, circle.train_fraction));
+}
+
+TEST(Dataset, UserTaskRefusalsNameTheFieldOrThePoints) {
+  const float x[] = {0, 0, 1, 1};
+  const float y[] = {1, -1};
+  DatasetOptions user = options(Task::user);
+  const std::string points = "points must hold from 2 to " + std::to_string(max_dataset_points) + " points";
+  EXPECT_EQ(validate_points(user, x, y, 1), points);
+  EXPECT_EQ(validate_points(user, nullptr, y, 2), points);
+  EXPECT_EQ(validate_points(user, x, nullptr, 2), points);
+  EXPECT_EQ(validate_points(user, x, y, max_dataset_points + 1), points);
+  int train = -1, test = -1;
+  EXPECT_EQ(dataset_sizes(user, 1, train, test), points);
+  EXPECT_EQ(train, -1);
+  user.train_fraction = 0.0f;
+  EXPECT_EQ(validate_task(user), "trainFraction must be a number in (0, 1]");
+  EXPECT_EQ(dataset_sizes(user, 2, train, test), "trainFraction must be a number in (0, 1]");
+  DatasetOptions circle = options(Task::circle, 3);
+  EXPECT_EQ(dataset_sizes(circle, 0, train, test), validate(circle));
+}

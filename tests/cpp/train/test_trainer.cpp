@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gatelab/train/race.hpp"
@@ -319,6 +320,45 @@ TEST(Trainer, FullBatchAndEvalEveryShapeTheHistory) {
   ASSERT_EQ(trainer.history().size(), 4u);  // steps 0, 10, 20, 30
   EXPECT_EQ(trainer.history()[3].step, 30);
   EXPECT_EQ(trainer.steps_done(), 35);
+}
+
+TEST(Trainer, HistoryCopiesOutAsRowsOfItsSixFields) {
+  Trainer trainer(trainer_options(LayerKind::gated, Activation::silu, 4), data(Task::circle));
+  trainer.step(3);
+  ASSERT_EQ(trainer.history().size(), 4u);
+  std::vector<float> rows(2 * train_record_fields + 1, -7.0f);
+  ASSERT_EQ(copy_history(trainer, 2, 2, rows.data()), "");
+  for (int i = 0; i < 2; ++i) {
+    const TrainRecord& r = trainer.history()[2 + i];
+    const float* row = rows.data() + i * train_record_fields;
+    EXPECT_EQ(row[0], static_cast<float>(r.step));
+    EXPECT_EQ(row[1], r.train_loss);
+    EXPECT_EQ(row[2], r.test_loss);
+    EXPECT_EQ(row[3], r.train_accuracy);
+    EXPECT_EQ(row[4], r.test_accuracy);
+    EXPECT_EQ(row[5], r.grad_norm);
+  }
+  EXPECT_EQ(rows.back(), -7.0f);
+  EXPECT_EQ(copy_history(trainer, 4, 0, rows.data()), "");
+  const std::pair<int, int> bad[] = {{3, 2}, {-1, 1}, {0, -1}, {5, 0}, {1, 2147483647}};
+  for (auto [from, count] : bad) {
+    EXPECT_EQ(copy_history(trainer, from, count, rows.data()), "history range out of bounds") << from << ", " << count;
+  }
+}
+
+TEST(Trainer, CallArgumentsAreCheckedWithMessagesNamingThem) {
+  EXPECT_EQ(validate_step_count(1), "");
+  EXPECT_EQ(validate_step_count(max_steps_per_call), "");
+  EXPECT_EQ(validate_step_count(0), "n must be an integer from 1 to 100000");
+  EXPECT_EQ(validate_step_count(max_steps_per_call + 1), "n must be an integer from 1 to 100000");
+  EXPECT_EQ(validate_grid(2, 1e4f), "");
+  EXPECT_EQ(validate_grid(1, 1.0f), "size must be an integer from 2 to 512");
+  EXPECT_EQ(validate_grid(513, 1.0f), "size must be an integer from 2 to 512");
+  EXPECT_EQ(validate_grid(8, 0.0f), "extent must be a number in (0, 10000]");
+  EXPECT_EQ(validate_grid(8, NAN), "extent must be a number in (0, 10000]");
+  EXPECT_EQ(validate_learning_rate(1e6f), "");
+  EXPECT_EQ(validate_learning_rate(0.0f), "learningRate must be a number in (0, 1000000]");
+  EXPECT_EQ(validate_learning_rate(2e6f), "learningRate must be a number in (0, 1000000]");
 }
 
 TEST(Trainer, GridIsTheLayerOnTheInputPlaneWithRowZeroOnTop) {

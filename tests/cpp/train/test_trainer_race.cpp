@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "gatelab/train/race.hpp"
 
@@ -111,4 +113,55 @@ TEST(Race, RefusalsNameTheField) {
   o = small_race();
   o.data.count = 2;
   EXPECT_NE(validate(o).find("count"), std::string::npos);
+}
+
+TEST(Race, ModelListsParseAsKindColonActivationAndNameTheirFirstBadEntry) {
+  std::vector<RaceModel> models;
+  ASSERT_EQ(parse_race_models("mlp:relu,,gated:swish", 2.0f, models), "");
+  ASSERT_EQ(models.size(), 2u);
+  EXPECT_EQ(models[0].kind, LayerKind::mlp);
+  EXPECT_EQ(models[0].activation.kind, Activation::relu);
+  EXPECT_EQ(models[1].kind, LayerKind::gated);
+  EXPECT_EQ(models[1].activation.kind, Activation::swish);
+  EXPECT_EQ(models[1].activation.beta, 2.0f);
+  models.clear();
+  EXPECT_EQ(parse_race_models("gated", 1.0f, models), "models: 'gated' is not 'kind:activation'");
+  EXPECT_EQ(parse_race_models("glu:relu", 1.0f, models), "models: 'glu:relu' is not 'kind:activation'");
+  EXPECT_EQ(parse_race_models("gated:swiglu", 1.0f, models), "models must be one of the catalogue names (got 'swiglu')");
+  EXPECT_EQ(parse_race_models("gated:relu", 101.0f, models), "beta must be finite with |beta| <= 100");
+  EXPECT_TRUE(models.empty());
+  std::string seventeen;
+  for (int i = 0; i < 17; ++i) seventeen += "gated:relu,";
+  EXPECT_EQ(parse_race_models(seventeen, 1.0f, models), "models: at most 16");
+  EXPECT_EQ(models.size(), 16u);
+  EXPECT_EQ(parse_width_rule("budget"), WidthRule::budget);
+  EXPECT_EQ(parse_width_rule("shazeer"), WidthRule::shazeer);
+  EXPECT_FALSE(parse_width_rule("equal"));
+}
+
+TEST(Race, CurvesFlattenToStepsThenFourBandsPerMetricThenFinals) {
+  RaceOptions o = small_race();
+  o.models = {{LayerKind::gated, {Activation::silu, 1.0f}}};
+  o.steps = 40;
+  o.seeds = 2;
+  const RaceResult r = run_race(o)[0];
+  const std::size_t records = r.curves.steps.size();
+  ASSERT_EQ(records, 5u);
+  ASSERT_EQ(race_curve_floats(r), 17 * records + 4 * 2);
+  std::vector<float> flat(race_curve_floats(r) + 1, -7.0f);
+  copy_race_curves(r, flat.data());
+  EXPECT_EQ(flat.back(), -7.0f);  // nothing past the end
+  for (std::size_t i = 0; i < records; ++i) {
+    EXPECT_EQ(flat[i], static_cast<float>(r.curves.steps[i]));
+    for (int k = 0; k < race_metrics; ++k) {
+      const float* band = flat.data() + records * (1 + 4 * k);
+      EXPECT_EQ(band[i], r.curves.mean[k][i]);
+      EXPECT_EQ(band[records + i], r.curves.std[k][i]);
+      EXPECT_EQ(band[2 * records + i], r.curves.min[k][i]);
+      EXPECT_EQ(band[3 * records + i], r.curves.max[k][i]);
+    }
+  }
+  for (int k = 0; k < race_metrics; ++k) {
+    for (int s = 0; s < 2; ++s) EXPECT_EQ(flat[17 * records + 2 * k + s], r.final_values[k][s]);
+  }
 }

@@ -1,10 +1,12 @@
 // lab.cem (docs/MATH.md §B) end to end on the real wasm module, part 2 of 3: the energy view
 // of the layers checked through the JS API only — forward = h − η P ∇ε with ∇ε by finite
 // differences of energy() (a different code path), causality, energy descent and ascent, the
-// preconditioner and its spectrum, and backward against finite differences of forward.
+// preconditioner and its spectrum, backward against finite differences of forward, and the
+// energy gradient against both.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, DIAGONALS, PRECONDS, SOFTPLUS_INV_ONE, randomArray, bits, row, randomizeParams, fdGradient, checkOneStep } from './fixture.mjs';
+import { lab, DIAGONALS, PRECONDS, SOFTPLUS_INV_ONE, randomArray, bits, row, randomizeParams, fdGradient, checkOneStep,
+  relError, throwsNamed } from './fixture.mjs';
 
 test('forward = h − η P ∇ε with ∇ε by finite differences of energy(): attention, every diagonal, heads and P', () => {
   const d = 4;
@@ -183,4 +185,41 @@ test('backward: gradients are linear in gradOut and dh matches finite difference
   const mlp = lab.cem.createMlp({ d, hidden: 5, activation: 'silu', seed: 1 });
   assert.deepEqual(Object.keys(mlp.backward(h, n, gradOut)), ['dh', 'dW', 'dU']);
   mlp.dispose();
+});
+
+test('energyGradient: ∇ε matches finite differences of energy(), and −∇ε at h_i is one plain step', () => {
+  const d = 4;
+  const n = 4;
+  const layers = [
+    ...DIAGONALS.map((diagonal) => lab.cem.createAttention({ d, heads: 2, steps: 3, eta: 0.4, diagonal, precond: 'paper', seed: 4 })),
+    lab.cem.createMlp({ d, hidden: 6, activation: 'silu', steps: 2, precond: 'psd', seed: 5 }),
+    lab.cem.createMlp({ d, hidden: 6, activation: 'gelu_tanh', seed: 6 }),  // no closed-form Φ: a gradient all the same
+  ];
+  layers.forEach((layer, k) => randomizeParams(layer, 40 + k, 0.6));
+  const h = randomArray(n * d, 31, 1.1);
+  for (const layer of layers) {
+    const what = `${layer.constructor.label} ${layer.options.diagonal ?? layer.options.activation}`;
+    const { steps, eta, precond, precondRank, ...plainOptions } = layer.options;
+    const plain = layer.heads === undefined ? lab.cem.createMlp(plainOptions) : lab.cem.createAttention(plainOptions);
+    const { precond: _, ...weights } = layer.getParams();
+    plain.setParams(weights);
+    const step = plain.forward(h, n);
+    plain.dispose();
+    for (let i = 0; i < n; i++) {
+      const g = layer.energyGradient(h, n, i, row(h, i, d));
+      assert.ok(g instanceof Float32Array && g.length === d, what);
+      const minusStep = Array.from({ length: d }, (_, c) => h[i * d + c] - step[i * d + c]);
+      assert.ok(relError(g, minusStep) < 1e-5, `${what}, token ${i}: −∇ε against the plain step`);
+      if (layer.options.activation === 'gelu_tanh') continue;
+      const y = randomArray(d, 50 + i, 0.8);
+      assert.ok(relError(layer.energyGradient(h, n, i, y), fdGradient(layer, h, n, i, y)) < 1e-4, `${what}, token ${i}`);
+    }
+  }
+  const att = layers[0];
+  throwsNamed(() => att.energyGradient(h, n, n, row(h, 0, d)), /i/, 'i', 'out-of-range');
+  throwsNamed(() => att.energyGradient(h, n, 0, new Float32Array(d + 1)), /y/, 'y', 'invalid-value');
+  throwsNamed(() => att.energyGradient(h, n, 0, new Float32Array([NaN, 0, 0, 0])), /y\[0\]/, 'y', 'not-finite');
+  throwsNamed(() => att.energyGradient(h.subarray(1), n, 0, row(h, 0, d)), /h/, 'h', 'invalid-value');
+  layers.forEach((layer) => layer.dispose());
+  throwsNamed(() => att.energyGradient(h, n, 0, row(h, 0, d)), /disposed/, 'this', 'disposed');
 });

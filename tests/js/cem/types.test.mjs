@@ -12,5 +12,5 @@ test('the lab.cem usage file type-checks against gatelab.d.ts', () => {
 test('lab.cem misuse is rejected by the types', () => {
   const r = misuseErrors('tests/types/cem-misuse.ts');
   assert.notEqual(r.status, 0);
-  assert.deepEqual(r.lines, [6, 7, 8, 10, 11], r.stdout);
+  assert.deepEqual(r.lines, [6, 7, 8, 10, 11, 12], r.stdout);
 });

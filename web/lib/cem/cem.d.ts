@@ -133,6 +133,11 @@ export interface CemLayer<Params, Gradients, Options> {
   forward(h: Float32Array, n: number): Float32Array;
   /** ε(y | context of token i), i zero-based (0 … n − 1), y: d numbers. Computed in double. */
   energy(h: Float32Array, n: number, i: number, y: Float32Array): number;
+  /**
+   * ∇_y ε(y | context of token i), d numbers (computed in double; the MLP needs only φ, so every
+   * activation has it). −energyGradient(h, n, i, h_i) is one plain step from h_i (T = 1, η = 1, P = I).
+   */
+  energyGradient(h: Float32Array, n: number, i: number, y: Float32Array): Float32Array;
   /** n·(T+1): row i = the energy of token i's variable before the first step and after each step. */
   energyTrace(h: Float32Array, n: number): Float32Array;
   /** (T+1)·n·d: y⁰ = h, y¹, …, y^T, one n·d block per step. */

@@ -43,6 +43,17 @@ class CemLayer extends CemModule {
     return result.value;
   }
 
+  /** ∇_y ε at y (Float32Array d), the context of energy(); one plain step from h_i is −∇ε at h_i. */
+  energyGradient(h, n, i, y) {
+    const handle = checkBatch(this, h, n);
+    integer('i', i, { min: 0, max: n - 1 });
+    floatArray('y', y, this.d, `d = ${this.d}`);
+    const [error, out] = coreOfModule(this).heap.call([h, y], [this.d],
+      (ph, py, po) => handle.energyGradient(ph, n, i, py, po));
+    throwCoreError(error, ENERGY);
+    return out;
+  }
+
   /** Float32Array n·(T+1): row i is token i's energy before the first step and after each step. */
   energyTrace(h, n) {
     const handle = checkBatch(this, h, n);

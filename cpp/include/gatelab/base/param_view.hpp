@@ -5,6 +5,7 @@
 // matrices yes; norm gains, diagonals and preconditioner parameters no.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -23,13 +24,45 @@ struct ParamView {
   int rows = 0;
   int cols = 0;
   bool decay = true;
+  // The view's layout is rows × cols, row-major; transposed: it is stored as the transpose
+  // (cols × rows), e.g. a gated MLP's W_down (d × M) held as V = W_downᵀ (M × d).
+  bool transposed = false;
 };
+
+// Where element e of a view's rows × cols layout is stored.
+template <class S>
+std::size_t stored_index(const ParamView<S>& v, std::size_t e) {
+  return v.transposed ? (e % v.cols) * v.rows + e / v.cols : e;
+}
 
 template <class S>
 std::size_t count_parameters(const std::vector<ParamView<S>>& views) {
   std::size_t total = 0;
   for (const auto& v : views) total += v.size;
   return total;
+}
+
+// A model's flat parameter vector: every view's values (grads: gradients) one after the
+// other, each in its rows × cols layout; out holds count_parameters(views) numbers.
+template <class S>
+void read_flat(const std::vector<ParamView<S>>& views, S* out, bool grads = false) {
+  for (const auto& v : views) {
+    for (std::size_t e = 0; e < v.size; ++e) *out++ = (grads ? v.grad : v.value)[stored_index(v, e)];
+  }
+}
+
+// The inverse of read_flat for the values: "" or, when an entry of in is not finite, an
+// error and nothing changed.
+template <class S>
+std::string write_flat(const std::vector<ParamView<S>>& views, const S* in) {
+  const std::size_t total = count_parameters(views);
+  for (std::size_t e = 0; e < total; ++e) {
+    if (!std::isfinite(in[e])) return "every parameter must be finite";
+  }
+  for (const auto& v : views) {
+    for (std::size_t e = 0; e < v.size; ++e) v.value[stored_index(v, e)] = *in++;
+  }
+  return "";
 }
 
 // Copies every value from src into dst (same names and sizes, any scalar types).

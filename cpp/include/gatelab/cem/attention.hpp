@@ -1,4 +1,4 @@
-// CEM attention (MATH.md B2, B4, B5, B6): weight-tied causal multi-head attention as T
+// CEM attention (docs/MATH.md §B2, §B4, §B5, §B6): weight-tied causal multi-head attention as T
 // preconditioned gradient steps on the interaction energy
 //   ε_att(y | h_0..h_i) = −(1/β) Σ_k log Σ_{j≤i} exp(β yᵀ A_k h_j),  A_k = diag(d_k) + W_Q^kᵀ W_K^k,
 // started at y⁰ = h_i, step y ← y − η P ∇ε, context h_0..h_i held fixed. One step is
@@ -71,12 +71,21 @@ class CemAttentionT {
   std::string forward(const S* h, int n, S* out) const;
   // ε_att(y | h_0..h_i) in double; y: (d), 0 ≤ i < n.
   std::string energy(const S* h, int n, int i, const S* y, double* out) const;
+  // ∇_y ε_att(y | h_0..h_i) in double, out: (d) (docs/MATH.md §B2, §B4):
+  //   ∇ε = −Σ_k Σ_{j≤i} α_kj A_k h_j,  α_k = softmax_j(β yᵀ A_k h_j).
+  // At y = h_i, −∇ε is the step of one plain CEM step (T = 1, η = 1, P = I).
+  std::string energy_gradient(const S* h, int n, int i, const S* y, double* out) const;
   // out: (n, T+1), row i = energy of token i's variable before the first and after each step.
   std::string energy_trace(const S* h, int n, double* out) const;
+  // out: (T+1, n, d), the iterates y⁰ = h, …, y^T that forward() passes through, bit for bit
+  // (docs/MATH.md §B15); (T+1)·n·d must fit cem_max_tensor_floats.
+  std::string trajectory(const S* h, int n, S* out) const;
   // Smallest eigenvalue of P (1 for none).
   std::string precond_min_eigenvalue(double* out) const;
   // P as a dense d×d row-major matrix.
   std::string precond_dense(double* out) const;
+  // The d eigenvalues of P, ascending (d ≤ cem_max_spectrum_dim).
+  std::string precond_spectrum(double* out) const;
 
   // Given h (n, d) and grad_out = dL/d(out) (n, d): writes dL/dh to grad_h (skipped when null)
   // and sets grads() to dL/d(params), or adds to them when accumulate. Recomputes the forward.
@@ -100,7 +109,10 @@ class CemAttentionT {
   void head_alpha(int k, const S* h, const S* y, int n, Trajectory& tr) const;
   void step_update(const S* h, const S* y, int n, Trajectory& tr, S* g) const;
   void step_backward(const S* h, const S* y, int n, Trajectory& tr, const S* dg, S* dy, S* dh);
-  double energy_with_keys(const std::vector<double>& keys, const S* h, int i, const S* y) const;
+  // ε at y; with grad (d) also ∇ε there.
+  double energy_with_keys(const std::vector<double>& keys, const S* h, int i, const S* y, double* grad = nullptr) const;
+  void add_head_gradient(int k, const std::vector<double>& keys, const S* h, int i, std::size_t n,
+                         const std::vector<double>& w, double sum, std::vector<double>& read, double* grad) const;
   std::vector<double> keys_double(const S* h, int n) const;
   const S* head_diag(int k) const;
 

@@ -1,4 +1,4 @@
-// Shared vocabulary of the Paper-B (Causal Energy Minimization, MATH.md B) code: the size
+// Shared vocabulary of the Paper-B (Causal Energy Minimization, docs/MATH.md part B) code: the size
 // caps every config is validated against and the option enums with their names. Parameters
 // are exposed as ParamView lists (base/param_view.hpp), like every layer's.
 // Every CEM class is a template on the scalar S: S = float is the library (CemAttention,
@@ -21,7 +21,7 @@ namespace gatelab {
 // anything is allocated.
 inline constexpr int cem_max_d = 1024;          // model width d
 inline constexpr int cem_max_rows = 4096;       // tokens n per call
-inline constexpr int cem_max_steps = 16;        // recursive steps T (MATH.md B6)
+inline constexpr int cem_max_steps = 16;        // recursive steps T (docs/MATH.md §B6)
 inline constexpr int cem_max_heads = 64;
 inline constexpr int cem_max_hidden = 8192;     // MLP hidden width M
 inline constexpr int cem_max_rank = 64;         // preconditioner rank r
@@ -33,9 +33,9 @@ inline constexpr float cem_max_swish_beta = 100.0f;
 // Largest single work tensor of one call (n·M, n·n, n·d·(L+1) …): 2^25 floats = 128 MB.
 inline constexpr std::size_t cem_max_tensor_floats = std::size_t{1} << 25;
 
-// Diagonal of the interaction matrix A_k = diag(d_k) + W_Q^kᵀ W_K^k (MATH.md B4).
+// Diagonal of the interaction matrix A_k = diag(d_k) + W_Q^kᵀ W_K^k (docs/MATH.md §B4).
 enum class CemDiagonal { none, per_head, shared };
-// Preconditioner P (MATH.md B5): none = I; paper = diag(softplus(p)) + UVᵀ + VUᵀ;
+// Preconditioner P (docs/MATH.md §B5): none = I; paper = diag(softplus(p)) + UVᵀ + VUᵀ;
 // psd = diag(softplus(p)) + UUᵀ.
 enum class CemPrecond { none, paper, psd };
 // Transformer block family: CEM layers or the standard (untied attention + SwiGLU) baseline.
@@ -50,6 +50,13 @@ std::optional<CemFamily> parse_cem_family(std::string_view name);
 
 // Checks a row count and the pointers of a call; "" when fine.
 std::string cem_check_call(int n, const void* in, const void* out);
+// Checks that a trajectory of n tokens of width d over T steps, (T+1)·n·d floats, fits the
+// work-tensor cap; "" when fine.
+std::string cem_check_trajectory(int n, int d, int steps);
+
+// The activation of a CEM MLP from its catalogue name: swish keeps swish_beta, every other
+// activation has no parameter (beta 1). "" or a message naming the activation.
+std::string parse_cem_activation(std::string_view name, float swish_beta, ActivationSpec& out);
 
 // The config checks the CEM layers share with their standard baselines, "" when fine:
 // width and heads of an attention (CemAttention, CemStdAttention) …

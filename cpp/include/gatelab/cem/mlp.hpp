@@ -1,4 +1,4 @@
-// CEM MLP (MATH.md B3, B5, B6): the tied gated MLP as T preconditioned gradient steps on the
+// CEM MLP (docs/MATH.md §B3, §B5, §B6): the tied gated MLP as T preconditioned gradient steps on the
 // element-wise energy
 //   ε_mlp(y | h_i) = −Σ_k (U h_i)_k Φ((W y)_k),   Φ' = φ,   W, U ∈ R^{M×d},
 // started at y⁰ = h_i: y ← y − η P ∇ε = y + η P Wᵀ[φ(W y) ⊙ (U h_i)]. One step from h_i is a
@@ -62,10 +62,17 @@ class CemMlpT {
   std::string forward(const S* h, int n, S* out) const;
   // ε_mlp(y | h_i) in double; an error when the activation has no antiderivative.
   std::string energy(const S* h, int n, int i, const S* y, double* out) const;
+  // ∇_y ε_mlp(y | h_i) = −Wᵀ[φ(W y) ⊙ (U h_i)] in double (φ at float precision), out: (d)
+  // (docs/MATH.md §B3); needs only φ, so every activation has it. At y = h_i, −∇ε is the step
+  // of one plain CEM step (T = 1, η = 1, P = I).
+  std::string energy_gradient(const S* h, int n, int i, const S* y, double* out) const;
   // out: (n, T+1), row i = energy of token i before the first and after each step.
   std::string energy_trace(const S* h, int n, double* out) const;
+  // out: (T+1, n, d), the iterates y⁰ = h, …, y^T of forward(), bit for bit (docs/MATH.md §B15).
+  std::string trajectory(const S* h, int n, S* out) const;
   std::string precond_min_eigenvalue(double* out) const;
   std::string precond_dense(double* out) const;
+  std::string precond_spectrum(double* out) const;
 
   // Given h and grad_out = dL/d(out) (n, d): writes dL/dh (skipped when null) and sets (or
   // with accumulate, adds to) grads(). Recomputes the forward.

@@ -1,4 +1,4 @@
-// The learned lightweight preconditioner of MATH.md B5, shared by CEM attention and MLP:
+// The learned lightweight preconditioner of docs/MATH.md §B5, shared by CEM attention and MLP:
 //   none   P = I
 //   paper  P = diag(softplus(p)) + U Vᵀ + V Uᵀ   (symmetric, not positive definite in general)
 //   psd    P = diag(softplus(p)) + U Uᵀ          (positive definite; V is not a parameter)
@@ -59,14 +59,22 @@ void cem_precond_dense(CemPrecond kind, const CemPrecondParamsT<S>& params, int 
 template <class S>
 double cem_precond_min_eigenvalue(CemPrecond kind, const CemPrecondParamsT<S>& params, int d);
 
-// The layers' precond_min_eigenvalue() and precond_dense(), which answer alike: layer_error
-// while the layer is invalid, an error for a null out, else "" with the result in out.
+// The spectrum is for looking at (docs/MATH.md §B15): one call must stay interactive, and Jacobi's
+// cost grows as d³ (d = 512 takes ~4 s natively), so it keeps its own cap below eigen.hpp's.
+inline constexpr int cem_max_spectrum_dim = 512;
+
+// The layers' precond_min_eigenvalue(), precond_dense() and precond_spectrum(), which answer
+// alike: layer_error while the layer is invalid, an error for a null out, else "" with the
+// result in out. The spectrum (d eigenvalues of P, ascending) also needs d ≤ cem_max_spectrum_dim.
 template <class S>
 std::string cem_precond_min_eigenvalue_checked(const std::string& layer_error, CemPrecond kind,
                                                const CemPrecondParamsT<S>& params, int d, double* out);
 template <class S>
 std::string cem_precond_dense_checked(const std::string& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
                                       int d, double* out);
+template <class S>
+std::string cem_precond_spectrum_checked(const std::string& layer_error, CemPrecond kind,
+                                         const CemPrecondParamsT<S>& params, int d, double* out);
 
 // Sets every gradient in grads to 0 (the layers' zero_grad()).
 template <class S>

@@ -29,6 +29,9 @@ Layer gated_from_tied(const CemMlp& mlp);
 // rank-1 paper-A layer d → d with the slot's init, cem/transformer.hpp).
 LayerConfig standard_mlp_config(int d, int hidden, ActivationSpec activation, std::uint64_t seed);
 Layer standard_mlp(int d, int hidden, ActivationSpec activation, std::uint64_t seed);
+// "" when that MLP exists: the sizes and activation a CEM MLP accepts (cem_validate_gated_mlp),
+// then what validate() asks of its layer config; else the first message.
+std::string validate_standard_mlp(int d, int hidden, ActivationSpec activation);
 
 // The largest |a − b| over the tied weights of a standard layer against those the tie implies
 // (0 when the tie holds bit for bit), e.g. for a figure that loosens the tie.

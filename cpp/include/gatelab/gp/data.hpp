@@ -1,4 +1,4 @@
-// In-context regression data from a Gaussian process (MATH.md B7, GateLab's scaled-down
+// In-context regression data from a Gaussian process (docs/MATH.md §B7, GateLab's scaled-down
 // version of the paper's synthetic experiment). A sequence is n pairs (x_t, y_t), x_t ∈ R^dx
 // drawn uniformly on [−1, 1]^dx (or standard normal), y = f(x) + ε with f ~ GP(0, k),
 //   k(a, b) = s² exp(−‖a − b‖² / (2ℓ²)),   ε ~ N(0, σ²),
@@ -27,6 +27,8 @@ namespace gatelab {
 
 inline constexpr int gp_max_dx = 16;
 inline constexpr int gp_max_length = 512;
+inline constexpr int gp_max_sample_count = 4096;  // sequences drawn in one call
+inline constexpr int gp_max_queries = 4096;       // query points of one posterior or prediction
 
 enum class GpInputs { uniform, normal };
 const char* gp_inputs_name(GpInputs v);
@@ -42,6 +44,13 @@ struct GpDataConfig {
 };
 // "" when valid, else a message naming the field.
 std::string validate(const GpDataConfig& config);
+
+// The arguments of the calls that draw sequences or take queries: "" or a message naming
+// the one out of range (1 ≤ count ≤ gp_max_sample_count; xq not null and 1 ≤ m ≤
+// gp_max_queries; 0 ≤ context ≤ config.length).
+std::string gp_validate_count(int count);
+std::string gp_validate_queries(const void* xq, int m);
+std::string gp_validate_context(const GpDataConfig& config, int context);
 
 // k(a, b) for a, b ∈ R^dx (libm-free exp, same bits natively and in wasm).
 double gp_kernel(const GpDataConfig& config, const double* a, const double* b);

@@ -20,6 +20,11 @@
 
 namespace gatelab {
 
+// Most training steps one call of a bound session runs (an interactive figure's batch), and
+// the check of that count: "" or a message naming it.
+inline constexpr int gp_max_steps_per_call = 10000;
+std::string gp_validate_steps_per_call(int steps);
+
 // What differs between the models of the experiment; width and depth come from GpTrainConfig.
 struct GpModelSpec {
   std::string label = "cem T=1";

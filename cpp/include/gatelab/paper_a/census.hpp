@@ -1,4 +1,4 @@
-// The symmetry census of paper A (MATH.md A9; issue 4, figure 4). For a layer, the number of
+// The symmetry census of paper A (docs/MATH.md §A9, §A17). For a layer, the number of
 // continuous parameter symmetries is the dimension of the null space of the Jacobian of its
 // outputs with respect to its parameters over enough generic inputs. The census measures it
 // (J row by row from the layer's backward, JᵀJ in double, Jacobi eigenvalues, a relative
@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gatelab/paper_a/layer.hpp"
@@ -65,7 +66,13 @@ struct CensusRow {
 // The count the algebra predicts for a layer (see the table above).
 SymmetryPrediction predicted_symmetries(const LayerConfig& config);
 
+// "" or a message naming the field; beta and the list lengths are checked first.
 std::string validate(const CensusOptions& options);
+// The lists of a census as comma-separated names and numbers ("mlp,gated", "relu,silu", "1,2"):
+// kinds and ranks replace out's, activations are appended to out's. "" or a message naming
+// the list and its first bad entry.
+std::string parse_census_lists(std::string_view kinds, std::string_view activations, std::string_view ranks,
+                               CensusOptions& out);
 // Inputs used when CensusOptions::inputs is 0: relu-family units see only part of the
 // input space, so each needs many inputs in its active region for J to reach full rank.
 int census_inputs(std::size_t parameters, int d_out);

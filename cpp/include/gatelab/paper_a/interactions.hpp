@@ -1,4 +1,4 @@
-// Interaction matrices of paper-A layers (issue 4, figure 6; the weight-based view of
+// Interaction matrices of paper-A layers (docs/MATH.md §A19; the weight-based view of
 // Pearce et al. 2024, reimplemented). For an output direction u (length d_out):
 //   weight-based   B_u = Σ_j (u·v_j) Q_jᵀK_j  (raw), and its symmetric part sym(B_u).
 //                  With σ = identity, x sym(B_u) xᵀ = u·f(x) exactly for every x. The raw
@@ -31,6 +31,9 @@ struct Interactions {
   double raw_asymmetry = 0;              // ‖raw − rawᵀ‖_F / ‖raw‖_F: what sym() removes
   double exchange_gap = 0;               // ‖matrix − exchanged_matrix‖_F / ‖matrix‖_F
   bool exact = false;                    // x matrix xᵀ = u·f(x) (for every x, or at the given x)
+  // At a given x only (0 without one): the read-out the matrix explains and the layer's own.
+  double quadratic = 0;                  // x matrix xᵀ in double
+  double output = 0;                     // u·f(x), f(x) the layer's float forward, summed in double
 };
 
 // "" when the layer has a Q factor and d_in ≤ max_interaction_dim.

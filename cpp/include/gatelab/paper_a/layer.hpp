@@ -60,6 +60,13 @@ struct LayerConfig {
 // "" when the config is valid, else a message naming the field and what was expected.
 std::string validate(const LayerConfig& config);
 
+// The activation named `name` with parameter beta (kept for every kind, as ActivationSpec
+// does; swish uses it): "" or a message naming `field` (unknown name) or beta (not finite or
+// |beta| > max_swish_beta).
+std::string parse_activation_spec(std::string_view name, float beta, std::string_view field, ActivationSpec& out);
+// "" when 1 ≤ rows ≤ max_rows (a layer's max_rows()), else a message naming rows.
+std::string validate_rows(int rows, int max_rows);
+
 template <class S>
 struct LayerParamsT {
   xt::xtensor<S, 3> q;  // (m, r, d_in); empty (0, 0, 0) for mlp

@@ -1,4 +1,4 @@
-// Two-dimensional binary classification tasks for the training race (issue 4, figure 5):
+// Two-dimensional binary classification tasks for the training race (docs/MATH.md §T1):
 // circle, xor, two gaussians, spiral, checkerboard, a teacher network of any kind, and the
 // user's own points. Points lie in about [−1, 1]²; labels are ±1 (a user's 0 is read as −1).
 // Everything is drawn from one Pcg32 seed, then shuffled and split into train and test, so a
@@ -61,5 +61,19 @@ Dataset make_dataset(const DatasetOptions& options);
 // User points: x (count, 2), y (count) with labels in {−1, 0, 1} (0 → −1); shuffled by seed.
 std::string validate_user_points(const float* x, const float* y, int count, float train_fraction);
 Dataset user_dataset(const float* x, const float* y, int count, float train_fraction, std::uint64_t seed);
+
+// Either kind of task, for callers that hold the options and maybe the user's points:
+// validate() for a generated task; for the user task, whose points come separately, only
+// the train fraction.
+std::string validate_task(const DatasetOptions& options);
+// For the user task: x (count, 2) and y (count) hold 2 … max_dataset_points valid user
+// points; "" for every other task (the points are then ignored and may be null).
+std::string validate_points(const DatasetOptions& options, const float* x, const float* y, int count);
+// The dataset: generated, or the user's points split by options.seed. Precondition:
+// validate_task and validate_points are empty.
+Dataset build_dataset(const DatasetOptions& options, const float* x, const float* y, int count);
+// The train and test sizes build_dataset will give (user_count points for the user task), or
+// why there is no such dataset.
+std::string dataset_sizes(const DatasetOptions& options, int user_count, int& train, int& test);
 
 }  // namespace gatelab

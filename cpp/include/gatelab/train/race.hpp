@@ -1,4 +1,4 @@
-// The training race of issue 4 (figure 5): several models trained side by side on the same
+// The training race (docs/MATH.md §T6): several models trained side by side on the same
 // data at an equal parameter budget — the standard MLP, the symmetric rank-1 form, the
 // gated form (one per chosen activation) and the bilinear layer (gated with identity) —
 // over several seeds, reduced to a mean and a band (min, max, std) per curve. It tests the
@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gatelab/train/trainer.hpp"
@@ -31,6 +32,12 @@ struct RaceModel {
 };
 
 enum class WidthRule { budget, shazeer };
+std::optional<WidthRule> parse_width_rule(std::string_view name);  // "budget", "shazeer"
+
+// Models as comma-separated "kind:activation" items ("mlp:relu,gated:silu"), each activation
+// with parameter beta (parse_activation_spec), appended to out (at most max_race_models in
+// all): "" or a message naming models and the bad entry.
+std::string parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out);
 
 struct RaceOptions {
   DatasetOptions data;          // data.seed + seed index gives each seed its own sample
@@ -76,5 +83,11 @@ struct RaceResult {
 
 // Precondition: validate(options) is empty.
 std::vector<RaceResult> run_race(const RaceOptions& options);
+
+// A result's curves as one float array, the layout the JS side reads (R records, S seeds): the
+// R steps, then per metric its mean, std, min and max (R each), then the final values per
+// metric (S each): 17·R + 4·S floats, race_curve_floats() of them.
+std::size_t race_curve_floats(const RaceResult& result);
+void copy_race_curves(const RaceResult& result, float* out);
 
 }  // namespace gatelab

@@ -1,4 +1,4 @@
-// Trains one paper-A layer on a 2-D dataset (issue 4, figure 5): minibatches drawn by a
+// Trains one paper-A layer on a 2-D dataset (docs/MATH.md §T5): minibatches drawn by a
 // seeded permutation each epoch (the train_count mod batch rows left over are skipped that
 // epoch), a loss, an optimizer, train/test curves, a decision-boundary grid, and divergence
 // handling — NaN or Infinity in the loss, the gradient or the parameters is caught at the
@@ -6,7 +6,7 @@
 // whose loss was finite, training stops, and a message names the likely cause (a gradient
 // blow-up means the learning rate; an output overflow with tame gradients means the weight
 // scale). Inputs are (x, y) plus, by default, a constant 1 so the bias-free layers of
-// MATH.md A get a bias per unit. Deterministic: a seed gives the same curves bit for bit,
+// docs/MATH.md part A get a bias per unit. Deterministic: a seed gives the same curves bit for bit,
 // natively and in wasm.
 #pragma once
 
@@ -114,5 +114,16 @@ class Trainer {
 
 // True when every entry of q, k and v is finite.
 bool all_finite(const LayerParams& params);
+
+// The arguments of step(), grid() and set_learning_rate(): "" or a message naming the one out
+// of range (1 ≤ n ≤ max_steps_per_call; 2 ≤ side ≤ max_grid_side, 0 < extent ≤ max_grid_extent;
+// 0 < rate ≤ max_learning_rate).
+std::string validate_step_count(int n);
+std::string validate_grid(int side, float extent);
+std::string validate_learning_rate(float rate);
+
+// History records [from, from + count) as rows of train_record_fields floats: step, train
+// loss, test loss, train accuracy, test accuracy, gradient norm. "" or why not (out of range).
+std::string copy_history(const Trainer& trainer, int from, int count, float* out);
 
 }  // namespace gatelab

@@ -1,0 +1,134 @@
+// What the binding files share. The bindings (and bench/module) are the only C++ that includes
+// Emscripten headers: registrations (the Embind names web/lib/ wraps into the public API) and
+// conversions between JS values and core types, nothing that computes. Conventions:
+//  - arrays cross as heap pointers (Ptr) to float32 buffers that web/lib/heap.js copies in and
+//    out; what the core computes in double is rounded to float on the way out;
+//  - a problem comes back as an error value, "" = ok (exceptions are disabled in this build),
+//    alone or as the `error` of an object; the JS layer checks types first, these calls check
+//    again what C++ relies on;
+//  - an options object is a JS object (val) whose every field web/lib/ fills in, read by a
+//    to_config(options, config) that returns "" or the first problem.
+#pragma once
+
+#include <emscripten/bind.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gatelab/paper_a/layer.hpp"
+
+namespace gatelab::bind {
+
+using emscripten::val;
+using Ptr = std::uintptr_t;
+inline float* f32(Ptr p) { return reinterpret_cast<float*>(p); }
+
+// Registers named numbers on the module (caps and counts: JS sees each as a number).
+inline void constants(std::initializer_list<std::pair<const char*, double>> list) {
+  for (const auto& [name, value] : list) emscripten::constant(name, value);
+}
+
+// A field of a JS object as T.
+template <class T>
+T get(const val& o, const char* name) {
+  return o[name].template as<T>();
+}
+
+// A JS object from ("name", value) pairs, its fields in that order.
+inline void set_fields(val&) {}
+template <class V, class... Rest>
+void set_fields(val& o, const char* name, const V& value, const Rest&... rest) {
+  o.set(name, value);
+  set_fields(o, rest...);
+}
+template <class... Pairs>
+val object_of(const Pairs&... pairs) {
+  val o = val::object();
+  set_fields(o, pairs...);
+  return o;
+}
+// {error, value}: a number, or why there is none; number_from(call) asks call(&value) for it.
+inline val number_result(const std::string& error, double value) { return object_of("error", error, "value", value); }
+template <class Call>
+val number_from(Call call) {
+  double value = 0;
+  const std::string error = call(&value);
+  return number_result(error, value);
+}
+
+// A seed crosses as a JS number: an integer from 0 to 2³² − 1, else an error naming it.
+inline std::string check_seed(double seed) {
+  const bool ok = seed >= 0 && seed <= 4294967295.0 && std::floor(seed) == seed;
+  return ok ? "" : "seed must be an integer from 0 to 4294967295";
+}
+// The seed field of an options object into seed (0 when it is not one), or why not.
+inline std::string seed_of(const val& o, std::uint64_t& seed) {
+  const double value = get<double>(o, "seed");
+  std::string error = check_seed(value);
+  seed = error.empty() ? static_cast<std::uint64_t>(value) : 0;
+  return error;
+}
+
+// The validate and create functions of an options object, through its to_config; create's
+// precondition (checked by web/lib/ through validate first) is that the options are valid.
+template <class Config, std::string (*to_config)(const val&, Config&)>
+std::string validate_options(const val& o) {
+  Config c;
+  return to_config(o, c);
+}
+template <class Object, class Config, std::string (*to_config)(const val&, Config&)>
+Object* create(const val& o) {
+  Config c;
+  to_config(o, c);
+  return new Object(c);
+}
+
+// error, after running call() when error is "": a check and the call it guards, in one.
+template <class Call>
+std::string run_if_ok(std::string error, Call call) {
+  if (error.empty()) call();
+  return error;
+}
+
+// Copies any range of numbers (float or double) into the float32 buffer at out.
+template <class Range>
+void copy_out(const Range& values, Ptr out) {
+  std::transform(std::begin(values), std::end(values), f32(out), [](auto v) { return static_cast<float>(v); });
+}
+
+// call(buffer) on n doubles (null when out is null; n bounded by the call's caps), copied to out.
+template <class Call>
+std::string through_doubles(std::size_t n, Ptr out, Call call) {
+  std::vector<double> buffer(out ? n : 0);
+  return run_if_ok(call(out ? buffer.data() : nullptr), [&] { copy_out(buffer, out); });
+}
+
+// A transient result (a race, a census) that JS reads out and deletes at once: the error of
+// its options, or the rows compute() made.
+template <class Row>
+struct Run {
+  std::string error;
+  std::vector<Row> rows;
+  template <class Compute>
+  Run(std::string options_error, Compute compute) : error(std::move(options_error)) {
+    if (error.empty()) rows = compute();
+  }
+  int size() const { return static_cast<int>(rows.size()); }
+};
+
+// Factor `which` (0, 1, 2 = Q, K, V) of a paper-A layer's parameters, as JS indexes them.
+inline std::pair<const float*, std::size_t> layer_factor(const LayerParams& p, int which) {
+  const auto& t = which == 0 ? p.q : p.k;
+  return which == 0 || which == 1 ? std::pair(t.data(), t.size()) : std::pair(p.v.data(), p.v.size());
+}
+inline void copy_factors(const LayerParams& p, Ptr q, Ptr k, Ptr v) {
+  const Ptr out[] = {q, k, v};
+  for (int w = 0; w < 3; ++w) std::copy_n(layer_factor(p, w).first, layer_factor(p, w).second, f32(out[w]));
+}
+
+}  // namespace gatelab::bind

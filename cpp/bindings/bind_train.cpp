@@ -1,0 +1,187 @@
+// Embind registrations of the train area (docs/MATH.md §T): the 2-D datasets, the paper-A
+// trainer and the training race; web/lib/ wraps them. A user's own points cross as x
+// (count, 2) and y (count), 0 when the task is not 'user'. A race comes back as a transient
+// handle that JS reads out and deletes at once.
+#include "bind_common.hpp"
+
+#include "gatelab/train/dataset.hpp"
+#include "gatelab/train/race.hpp"
+#include "gatelab/train/trainer.hpp"
+
+using namespace emscripten;
+using namespace gatelab;
+using namespace gatelab::bind;
+
+namespace {
+
+std::string to_config(const val& j, DatasetOptions& o) {
+  const auto task = parse_task(get<std::string>(j, "task"));
+  if (!task) return "task must be one of 'circle', 'xor', 'gaussians', 'spiral', 'checkerboard', 'teacher', 'user'";
+  const auto kind = parse_layer_kind(get<std::string>(j, "teacherKind"));
+  if (!kind) return "teacher.kind must be 'mlp', 'symmetric' or 'gated'";
+  std::uint64_t seed = 0;
+  if (std::string e = seed_of(j, seed); !e.empty()) return e;
+  o = {*task, get<int>(j, "count"), get<float>(j, "noise"), get<float>(j, "trainFraction"), seed, *kind, {},
+       get<int>(j, "teacherHidden"), get<int>(j, "teacherRank")};
+  const std::string e = parse_activation_spec(get<std::string>(j, "teacherActivation"), get<float>(j, "teacherBeta"),
+                                              "teacher.activation", o.teacher_activation);
+  return e.empty() ? validate_task(o) : e;
+}
+
+// The dataset options and, for the 'user' task, its points.
+std::string to_data(const val& j, Ptr x, Ptr y, int count, DatasetOptions& o) {
+  std::string e = to_config(j, o);
+  return e.empty() ? validate_points(o, f32(x), f32(y), count) : e;
+}
+
+std::string to_config(const val& j, TrainerOptions& t) {
+  const std::string name = get<std::string>(j, "kind");
+  const auto kind = parse_layer_kind(name);
+  if (!kind) return "kind must be 'mlp', 'symmetric' or 'gated' (got '" + name + "')";
+  const auto loss = parse_loss(get<std::string>(j, "loss"));
+  if (!loss) return "loss must be 'mse' or 'cross_entropy'";
+  const auto opt = parse_optimizer(get<std::string>(j, "optimizer"));
+  if (!opt) return "optimizer must be 'sgd', 'momentum' or 'adam'";
+  LayerConfig& l = t.layer;
+  std::string e = seed_of(j, l.seed);
+  const std::string activation = get<std::string>(j, "activation");
+  if (e.empty()) e = parse_activation_spec(activation, get<float>(j, "beta"), "activation", l.activation);
+  if (!e.empty()) return e;
+  l = {*kind, l.activation, l.d_in, get<int>(j, "hidden"), l.d_out, get<int>(j, "rank"), l.seed};
+  t = {l, get<bool>(j, "biasFeature"), *loss,
+       {*opt, get<float>(j, "learningRate"), get<float>(j, "momentum"), get<float>(j, "beta1"), get<float>(j, "beta2"),
+        get<float>(j, "epsilon")},
+       get<int>(j, "batchSize"), get<int>(j, "evalEvery")};
+  return validate(t);
+}
+
+val sizes(const val& j, int user_count) {
+  DatasetOptions o;
+  int train = 0, test = 0;
+  std::string e = to_config(j, o);
+  if (e.empty()) e = dataset_sizes(o, user_count, train, test);
+  return object_of("error", e, "train", train, "test", test);
+}
+
+void copy_dataset(const Dataset& d, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
+  copy_out(d.x_train, xtr);
+  copy_out(d.y_train, ytr);
+  copy_out(d.x_test, xte);
+  copy_out(d.y_test, yte);
+}
+
+std::string make_dataset_into(const val& j, Ptr x, Ptr y, int count, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
+  DatasetOptions o;
+  return run_if_ok(to_data(j, x, y, count, o),
+                   [&] { copy_dataset(build_dataset(o, f32(x), f32(y), count), xtr, ytr, xte, yte); });
+}
+
+std::string validate_trainer(const val& t, const val& d, Ptr x, Ptr y, int count) {
+  TrainerOptions o;
+  DatasetOptions data;
+  std::string e = to_config(t, o);
+  return e.empty() ? to_data(d, x, y, count, data) : e;
+}
+
+Trainer* create_trainer(const val& t, const val& d, Ptr x, Ptr y, int count) {
+  TrainerOptions o;
+  DatasetOptions data;
+  to_config(t, o);
+  to_config(d, data);
+  return new Trainer(o, build_dataset(data, f32(x), f32(y), count));
+}
+
+val step(Trainer& trainer, int n) {
+  const std::string e = validate_step_count(n);
+  const int done = e.empty() ? trainer.step(n) : 0;
+  const Divergence d = e.empty() ? trainer.divergence() : Divergence{};
+  return object_of("error", e, "done", done, "diverged", d.diverged, "step", d.step, "rolledBackTo", d.rolled_back_to,
+                   "cause", d.cause, "message", d.message);
+}
+
+// r.models is a list "kind:activation,…".
+std::string to_race(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count, RaceOptions& o) {
+  if (std::string e = to_config(t, o.trainer); !e.empty()) return e;
+  if (std::string e = to_data(d, x, y, count, o.data); !e.empty()) return e;
+  if (o.data.task == Task::user) o.user_data = build_dataset(o.data, f32(x), f32(y), count);
+  const std::string models = get<std::string>(r, "models");
+  if (std::string e = parse_race_models(models, get<float>(t, "beta"), o.models); !e.empty()) return e;
+  const auto rule = parse_width_rule(get<std::string>(r, "widthRule"));
+  if (!rule) return "widthRule must be 'budget' or 'shazeer'";
+  o = {o.data, o.user_data, o.trainer, o.models, get<int>(r, "steps"), get<int>(r, "seeds"), *rule,
+       get<int>(r, "budget"), get<int>(r, "mlpHidden")};
+  return validate(o);
+}
+
+std::string validate_race(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count) {
+  RaceOptions o;
+  return to_race(r, t, d, x, y, count, o);
+}
+
+using RaceRun = Run<RaceResult>;
+RaceRun* run_race_js(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count) {
+  RaceOptions o;
+  return new RaceRun(to_race(r, t, d, x, y, count, o), [&] { return run_race(o); });
+}
+
+// Model i, or one of empty strings and zeros when there is no model i.
+val model(const RaceRun& run, int i) {
+  static const RaceResult none{};
+  const bool ok = i >= 0 && i < run.size();
+  const RaceResult& r = ok ? run.rows[i] : none;
+  return object_of("label", r.label, "kind", ok ? layer_kind_name(r.model.kind) : "", "activation",
+                   ok ? activation_name(r.model.activation.kind) : "", "firstDivergence", r.first_divergence, "hidden",
+                   r.hidden, "parameters", static_cast<int>(r.parameters), "diverged", r.diverged);
+}
+
+// out: race_curve_floats() floats in copy_race_curves' layout.
+void copy_curves(const RaceRun& run, int i, Ptr out) {
+  if (i >= 0 && i < run.size()) copy_race_curves(run.rows[i], f32(out));
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(gatelab_train) {
+  constants({{"maxDatasetPoints", max_dataset_points}, {"maxGridSide", max_grid_side},
+             {"maxStepsPerCall", max_steps_per_call}, {"maxTrainerUnits", max_trainer_units},
+             {"maxLearningRate", max_learning_rate}, {"trainRecordFields", train_record_fields},
+             {"maxRaceModels", max_race_models}, {"maxRaceSeeds", max_race_seeds}, {"maxRaceSteps", max_race_steps},
+             {"maxRaceRecords", max_race_records}, {"maxRaceBudget", max_race_budget}});
+
+  function("paDatasetSizes", &sizes);
+  function("paMakeDataset", &make_dataset_into);
+  function("paValidateTrainer", &validate_trainer);
+  function("paCreateTrainer", &create_trainer, allow_raw_pointers());
+  class_<Trainer>("PaTrainer")
+      .function("step", &step)
+      .function("historySize", +[](const Trainer& t) { return static_cast<int>(t.history().size()); })
+      .function("copyHistory",
+                +[](const Trainer& t, int from, int n, Ptr out) { return copy_history(t, from, n, f32(out)); })
+      .function("grid", +[](const Trainer& t, int g, float extent, Ptr out) {
+        return run_if_ok(validate_grid(g, extent), [&] { t.grid(g, extent, f32(out)); });
+      })
+      .function("setLearningRate", +[](Trainer& t, float lr) {
+        return run_if_ok(validate_learning_rate(lr), [&] { t.set_learning_rate(lr); });
+      })
+      .function("paramSize", +[](const Trainer& t, int w) { return int(layer_factor(t.layer().params(), w).second); })
+      .function("getParams", +[](const Trainer& t, Ptr q, Ptr k, Ptr v) { copy_factors(t.layer().params(), q, k, v); })
+      .function("count", +[](const Trainer& t, int which) {
+        return static_cast<int>((which == 0 ? t.data().y_train : t.data().y_test).size());
+      })
+      .function("getData", +[](const Trainer& t, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
+        copy_dataset(t.data(), xtr, ytr, xte, yte);
+      })
+      .function("stepsDone", &Trainer::steps_done)
+      .function("dIn", +[](const Trainer& t) { return t.layer().config().d_in; })
+      .function("parameterCount", +[](const Trainer& t) { return static_cast<int>(t.layer().parameter_count()); });
+
+  function("paValidateRace", &validate_race);
+  function("paRunRace", &run_race_js, allow_raw_pointers());
+  class_<RaceRun>("PaRaceRun")
+      .function("error", +[](const RaceRun& r) { return r.error; })
+      .function("modelCount", &RaceRun::size)
+      .function("recordCount", +[](const RaceRun& r) { return r.size() ? int(r.rows[0].curves.steps.size()) : 0; })
+      .function("seedCount", +[](const RaceRun& r) { return r.size() ? int(r.rows[0].final_values[0].size()) : 0; })
+      .function("model", &model)
+      .function("copyCurves", &copy_curves);
+}

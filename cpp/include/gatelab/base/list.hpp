@@ -1,0 +1,22 @@
+// Comma-separated lists, the form in which the bindings pass a list of names or numbers
+// ("mlp,gated", "relu,silu", "1,2"): splitting, and integers parsed with every bad entry
+// reported instead of read as 0.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gatelab {
+
+// The non-empty items between commas, in order ("a,,b," → "a", "b").
+std::vector<std::string> split_list(std::string_view text);
+
+// One integer: an optional sign and decimal digits that fit an int, nothing else.
+bool parse_int(std::string_view text, int& out);
+
+// The items of text as integers, appended to out; "" or "<field>: '<item>' is not an integer"
+// for the first item that is not one (out then holds the items before it).
+std::string parse_int_list(std::string_view text, std::string_view field, std::vector<int>& out);
+
+}  // namespace gatelab

@@ -1,0 +1,47 @@
+// Comma-separated lists (base/list.hpp). Integers are parsed by hand, digit by digit with an
+// overflow check, so "1x", "", "+" and "99999999999" are errors and not what atoi makes of them.
+#include "gatelab/base/list.hpp"
+
+#include <climits>
+
+namespace gatelab {
+
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::size_t end = comma == std::string_view::npos ? text.size() : comma;
+    if (end > start) out.emplace_back(text.substr(start, end - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+bool parse_int(std::string_view text, int& out) {
+  std::size_t at = 0;
+  const bool negative = !text.empty() && text[0] == '-';
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) at = 1;
+  if (at == text.size()) return false;
+  long long value = 0;
+  for (; at < text.size(); ++at) {
+    const char c = text[at];
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + (c - '0');
+    if (value > static_cast<long long>(INT_MAX) + (negative ? 1 : 0)) return false;
+  }
+  out = static_cast<int>(negative ? -value : value);
+  return true;
+}
+
+std::string parse_int_list(std::string_view text, std::string_view field, std::vector<int>& out) {
+  for (const std::string& item : split_list(text)) {
+    int value = 0;
+    if (!parse_int(item, value)) return std::string(field) + ": '" + item + "' is not an integer";
+    out.push_back(value);
+  }
+  return "";
+}
+
+}  // namespace gatelab
