@@ -1,13 +1,29 @@
-// Embind registrations of the base area: the version, the library-wide caps and the
-// activation catalogue.
+// Embind registrations of the base area: the version, the library-wide caps, the activation
+// catalogue with the display-name table (paper_a/labels.hpp) and the seed statistics
+// (base/stats.hpp; a few numbers per seed cross as JS arrays).
 #include "bind_common.hpp"
 
+#include <emscripten/val.h>
+
 #include "gatelab/base/activations.hpp"
+#include "gatelab/base/stats.hpp"
+#include "gatelab/paper_a/labels.hpp"
 #include "gatelab/paper_a/layer.hpp"
 
 using namespace emscripten;
 using namespace gatelab;
 using namespace gatelab::bind;
+
+namespace {
+
+std::vector<double> doubles(const val& a) { return vecFromJSArray<double>(a); }
+
+val summary_of(const SampleSummary& s) {
+  return object_of("n", s.n, "mean", s.mean, "sd", s.sd, "se", s.se, "ciLow", s.ci_low, "ciHigh", s.ci_high, "t", s.t,
+                   "p", s.p);
+}
+
+}  // namespace
 
 EMSCRIPTEN_BINDINGS(gatelab_base) {
   function("version", +[] { return std::string(GATELAB_VERSION); });
@@ -17,4 +33,20 @@ EMSCRIPTEN_BINDINGS(gatelab_base) {
   function("activationName", +[](int i) { return std::string(activation_name(activation_by_index(i))); });
   function("activationDegree", +[](int i) { return homogeneity_degree(activation_by_index(i)).value_or(-1); });
   function("activationLinear", +[](int i) { return is_linear(activation_by_index(i)); });
+  function("activationLabel", +[](int i) { return std::string(activation_label(activation_by_index(i))); });
+  function("activationShortLabel", +[](int i) { return std::string(activation_short_label(activation_by_index(i))); });
+  function("gatedVariantName", +[](int i) {  // "" when the gated layer with this σ has no name of its own
+    const char* name = gated_variant_name(activation_by_index(i));
+    return std::string(name ? name : "");
+  });
+  constants({{"layerKindCount", layer_kind_count}});
+  function("layerKindName", +[](int i) { return std::string(layer_kind_name(layer_kind_by_index(i))); });
+  function("layerKindLabel", +[](int i) { return std::string(layer_kind_label(layer_kind_by_index(i))); });
+  function("layerLabel", +[](int kind, int activation, int rank, float symmetrize) {
+    return layer_label(layer_kind_by_index(kind), activation_by_index(activation), rank, symmetrize);
+  });
+  function("statsSummary", +[](const val& v) { return summary_of(summarize(doubles(v))); });
+  function("statsPaired", +[](const val& a, const val& b) { return summary_of(summarize_paired(doubles(a), doubles(b))); });
+  function("statsHolm", +[](const val& p) { return val::array(holm_adjust(doubles(p))); });
+  function("statsTQuantile", &student_t_quantile);
 }

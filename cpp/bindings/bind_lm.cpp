@@ -1,170 +1,119 @@
-// Embind registrations of the character language-model session (train/lm.hpp) behind lab.lm:
-// a corpus built once from a text, sessions over it (a batch of steps, an evaluation, a sample,
-// the diagnostics, a checkpoint per call). Names arrive as catalogue indices that web/lib
-// checked; numbers cross as plain values, curves and checkpoints as JS arrays.
-#include <emscripten/bind.h>
+// Embind registrations of the character language-model sessions (train/lm.hpp) behind lab.lm:
+// a corpus built once from a text, and sessions over it, stepped in coarse calls. Curves and
+// checkpoints cross as JS arrays (small next to a step).
+#include "bind_common.hpp"
+
 #include <emscripten/val.h>
 
 #include <memory>
-#include <string>
-#include <vector>
 
-#include "gatelab/paper_a/labels.hpp"
 #include "gatelab/train/lm.hpp"
 
 using namespace emscripten;
 using namespace gatelab;
+using namespace gatelab::bind;
 
 namespace {
 
-struct LmCorpusHandle {
+struct Corpus {
   std::shared_ptr<CharCorpus> corpus = std::make_shared<CharCorpus>();
   std::string error;
-  LmCorpusHandle(const std::string& text, double dev, double validation)
-      : error(make_char_corpus(text, dev, validation, *corpus)) {}
-  int vocabulary() const { return corpus->vocab.size(); }
-  double size(int split) const { return double(corpus->split(static_cast<CorpusSplit>(split)).size()); }
-  std::string symbols() const { return std::string(corpus->vocab.symbols.begin(), corpus->vocab.symbols.end()); }
-  double uniform() const { return corpus_baselines(*corpus).uniform; }
-  double unigram() const { return corpus_baselines(*corpus).unigram; }
+  Corpus(const std::string& text, double dev, double val) : error(make_char_corpus(text, dev, val, *corpus)) {}
 };
 
-// Every field filled in by web/lib/train/lm.js (kinds, activations and optimizers as indices).
-struct LmOptions {
-  int d = 32, layers = 2, heads = 4, hidden = 64, kind = 2, activation = 6, rank = 1;
-  float symmetrize = 0, beta = 1;
-  int context = 32, batch = 8, optimizer = 3;
-  float learningRate = 4e-3f, weightDecay = 0.1f, clipNorm = 1, momentum = 0.9f, mlpInitRms = 0;
-  int warmup = 50, decaySteps = 0;
-  double seed = 1, dataSeed = 1;
-  bool gaugeFix = false;
-};
+std::string to_config(const val& j, LmConfig& c) {
+  std::string e = parse_lm_names(get<std::string>(j, "kind"), get<std::string>(j, "activation"),
+                                 get<std::string>(j, "optimizer"), c);
+  if (e.empty()) e = seed_of(j, c.model.seed);
+  const double data_seed = get<double>(j, "dataSeed");
+  if (e.empty()) e = check_seed(data_seed);
+  if (!e.empty()) return e;
+  CemTransformerConfig& m = c.model;
+  m.family = CemFamily::standard;
+  m.activation.beta = get<float>(j, "beta");
+  std::tie(m.d, m.layers, m.heads, m.hidden, m.mlp_rank) =
+      std::tuple(get<int>(j, "d"), get<int>(j, "layers"), get<int>(j, "heads"), get<int>(j, "hidden"), get<int>(j, "rank"));
+  m.mlp_symmetrize = get<float>(j, "symmetrize");
+  std::tie(c.context, c.batch, c.warmup, c.decay_steps) =
+      std::tuple(get<int>(j, "context"), get<int>(j, "batch"), get<int>(j, "warmup"), get<int>(j, "decaySteps"));
+  OptimizerOptions& o = c.optimizer;
+  std::tie(o.learning_rate, o.weight_decay, o.clip_norm, o.momentum) = std::tuple(
+      get<float>(j, "learningRate"), get<float>(j, "weightDecay"), get<float>(j, "clipNorm"), get<float>(j, "momentum"));
+  c.mlp_init_rms = get<float>(j, "mlpInitRms");
+  c.gauge_fix = get<bool>(j, "gaugeFix");
+  c.data_seed = static_cast<std::uint64_t>(data_seed);
+  return "";
+}
 
-LmConfig to_config(const LmOptions& o) {
+std::string validate_session(const val& j, const Corpus& corpus) {
   LmConfig c;
-  c.model.family = CemFamily::standard;
-  c.model.d = o.d;
-  c.model.layers = o.layers;
-  c.model.heads = o.heads;
-  c.model.hidden = o.hidden;
-  c.model.mlp_kind = layer_kind_by_index(o.kind);
-  c.model.activation = {activation_by_index(o.activation), o.beta};
-  c.model.mlp_rank = o.rank;
-  c.model.mlp_symmetrize = o.symmetrize;
-  c.model.seed = static_cast<std::uint64_t>(o.seed);
-  c.context = o.context;
-  c.batch = o.batch;
-  c.optimizer = {static_cast<OptimizerKind>(o.optimizer), o.learningRate, o.momentum, 0.9f, 0.999f, 1e-8f,
-                 o.weightDecay, o.clipNorm};
-  c.warmup = o.warmup;
-  c.decay_steps = o.decaySteps;
-  c.data_seed = static_cast<std::uint64_t>(o.dataSeed);
-  c.gauge_fix = o.gaugeFix;
-  c.mlp_init_rms = o.mlpInitRms;
-  return c;
+  std::string e = to_config(j, c);
+  return e.empty() ? validate(c, *corpus.corpus) : e;
 }
 
-std::string validate_options(const LmOptions& o, const LmCorpusHandle& corpus) {
-  return validate(to_config(o), *corpus.corpus);
+LmSession* create_session(const val& j, const Corpus& corpus) {
+  LmConfig c;
+  to_config(j, c);
+  return new LmSession(c, corpus.corpus);
 }
 
-LmSession* create_session(const LmOptions& o, const LmCorpusHandle& corpus) {
-  return new LmSession(to_config(o), corpus.corpus);
-}
-
-struct LmNumber {
-  std::string error;
-  double value = 0;
-};
-
-LmNumber evaluate(LmSession& s, int split, int windows) {
-  LmNumber r;
-  r.error = s.evaluate(static_cast<CorpusSplit>(split), windows, &r.value);
-  return r;
-}
-
-val losses(const LmSession& s, int from) {
-  val out = val::array();
-  const auto& l = s.train_losses();
-  for (std::size_t i = std::size_t(std::max(0, from)); i < l.size(); ++i) out.call<void>("push", l[i]);
-  return out;
-}
-
-val sample(LmSession& s, int count, float temperature, double seed) {
-  std::string text;
-  const std::string error = s.sample(count, temperature, static_cast<std::uint64_t>(seed), &text);
-  val out = val::object();
-  out.set("error", error);
-  out.set("text", text);
-  return out;
-}
-
-// [error, then per block: share, gap, balance, drift, five quantiles].
-val diagnostics(LmSession& s, int split, int windows) {
-  std::vector<LmBlockDiagnostics> blocks;
-  val out = val::array();
-  out.call<void>("push", s.diagnostics(static_cast<CorpusSplit>(split), windows, blocks));
-  for (const auto& b : blocks) {
-    for (double v : {b.antisymmetric_share, b.exchange_gap, b.qk_balance, b.qk_drift}) out.call<void>("push", v);
-    for (double q : b.preactivation_quantiles) out.call<void>("push", q);
-  }
-  return out;
-}
-
-val checkpoint(const LmSession& s) {
-  const std::vector<std::uint8_t> bytes = s.checkpoint();
-  return val::global("Uint8Array").new_(typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
-}
-
-std::string restore(LmSession& s, const val& bytes) {
-  const std::vector<std::uint8_t> data = vecFromJSArray<std::uint8_t>(bytes);
-  return s.restore(data.data(), data.size());
-}
-
-int hidden_for_budget(int kind, int rank, int d, int budget) {
-  return lm_mlp_hidden(layer_kind_by_index(kind), rank, d, budget);
+val array_of(const double* values, std::size_t n) {
+  return val::global("Float64Array").new_(typed_memory_view(n, values)).call<val>("slice");
 }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(lm) {
-  class_<LmCorpusHandle>("_LmCorpus")
+EMSCRIPTEN_BINDINGS(gatelab_lm) {
+  class_<Corpus>("LmCorpus")
       .constructor<std::string, double, double>()
-      .property("error", &LmCorpusHandle::error)
-      .function("vocabulary", &LmCorpusHandle::vocabulary)
-      .function("size", &LmCorpusHandle::size)
-      .function("symbols", &LmCorpusHandle::symbols)
-      .function("uniform", &LmCorpusHandle::uniform)
-      .function("unigram", &LmCorpusHandle::unigram);
-  value_object<LmOptions>("_LmOptions")
-      .field("d", &LmOptions::d).field("layers", &LmOptions::layers).field("heads", &LmOptions::heads)
-      .field("hidden", &LmOptions::hidden).field("kind", &LmOptions::kind).field("activation", &LmOptions::activation)
-      .field("rank", &LmOptions::rank).field("symmetrize", &LmOptions::symmetrize).field("beta", &LmOptions::beta)
-      .field("context", &LmOptions::context).field("batch", &LmOptions::batch)
-      .field("optimizer", &LmOptions::optimizer).field("learningRate", &LmOptions::learningRate)
-      .field("weightDecay", &LmOptions::weightDecay).field("clipNorm", &LmOptions::clipNorm)
-      .field("momentum", &LmOptions::momentum).field("mlpInitRms", &LmOptions::mlpInitRms)
-      .field("warmup", &LmOptions::warmup).field("decaySteps", &LmOptions::decaySteps)
-      .field("seed", &LmOptions::seed).field("dataSeed", &LmOptions::dataSeed).field("gaugeFix", &LmOptions::gaugeFix);
-  value_object<LmNumber>("_LmNumber").field("error", &LmNumber::error).field("value", &LmNumber::value);
-  class_<LmSession>("_LmSession")
+      .function("error", +[](const Corpus& c) { return c.error; })
+      .function("vocabulary", +[](const Corpus& c) { return c.corpus->vocab.size(); })
+      .function("size", +[](const Corpus& c, int s) { return double(c.corpus->split(CorpusSplit(s)).size()); })
+      .function("symbols", +[](const Corpus& c) {
+        return std::string(c.corpus->vocab.symbols.begin(), c.corpus->vocab.symbols.end());
+      })
+      .function("baselines", +[](const Corpus& c) {
+        const CorpusBaselines b = corpus_baselines(*c.corpus);
+        return object_of("uniform", b.uniform, "unigram", b.unigram);
+      });
+  function("lmValidateSession", &validate_session);
+  function("lmCreateSession", &create_session, allow_raw_pointers());
+  function("lmHiddenForBudget", +[](const std::string& kind, int rank, int d, int budget) {
+    return lm_mlp_hidden(parse_layer_kind(kind).value_or(LayerKind::gated), rank, d, budget);
+  });
+  constants({{"lmMaxContext", max_lm_context}, {"lmMaxBatch", max_lm_batch}, {"optimizerCount", 4}});
+  function("optimizerName", +[](int i) { return std::string(optimizer_name(static_cast<OptimizerKind>(i))); });
+  class_<LmSession>("LmSession")
       .function("error", &LmSession::error)
       .function("train", &LmSession::train)
       .function("stepsDone", &LmSession::steps_done)
       .function("diverged", &LmSession::diverged)
-      .function("parameterCount", optional_override([](const LmSession& s) { return double(s.parameter_count()); }))
-      .function("losses", &losses)
-      .function("evaluate", &evaluate)
-      .function("sample", &sample)
-      .function("diagnostics", &diagnostics)
+      .function("parameterCount", +[](const LmSession& s) { return double(s.parameter_count()); })
+      .function("losses", +[](const LmSession& s, int from) {
+        const auto& l = s.train_losses();
+        const std::size_t start = std::min<std::size_t>(std::max(0, from), l.size());
+        return array_of(l.data() + start, l.size() - start);
+      })
+      .function("evaluate", +[](LmSession& s, int split, int windows) {
+        return number_from([&](double* v) { return s.evaluate(CorpusSplit(split), windows, v); });
+      })
+      .function("sample", +[](LmSession& s, int count, float temperature, double seed) {
+        std::string text;
+        const std::string e = s.sample(count, temperature, static_cast<std::uint64_t>(seed), &text);
+        return object_of("error", e, "text", text);
+      })
+      .function("diagnostics", +[](LmSession& s, int split, int windows) {
+        std::vector<double> flat;
+        const std::string e = lm_diagnostics_flat(s, CorpusSplit(split), windows, flat);
+        return object_of("error", e, "values", array_of(flat.data(), flat.size()));
+      })
       .function("mlpOutputRms", &LmSession::mlp_output_rms)
-      .function("checkpoint", &checkpoint)
-      .function("restore", &restore);
-  function("_lmValidateOptions", &validate_options);
-  function("_lmCreateSession", &create_session, allow_raw_pointers());
-  function("_lmHiddenForBudget", &hidden_for_budget);
-  function("_optimizerName", optional_override([](int i) { return std::string(optimizer_name(static_cast<OptimizerKind>(i))); }));
-  constant("_optimizerCount", 4);
-  constant("_lmMaxContext", max_lm_context);
-  constant("_lmMaxBatch", max_lm_batch);
+      .function("checkpoint", +[](const LmSession& s) {
+        const auto bytes = s.checkpoint();
+        return val::global("Uint8Array").new_(typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
+      })
+      .function("restore", +[](LmSession& s, const val& bytes) {
+        const auto data = vecFromJSArray<std::uint8_t>(bytes);
+        return s.restore(data.data(), data.size());
+      });
 }

@@ -19,6 +19,20 @@ int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget) {
   return static_cast<int>(std::lround(double(budget) / (double(d) * (2.0 * rank + 1))));
 }
 
+std::string parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer,
+                           LmConfig& c) {
+  const auto k = parse_layer_kind(kind);
+  if (!k) return "mlp.kind must be 'mlp', 'symmetric' or 'gated' (got '" + std::string(kind) + "')";
+  const auto a = parse_activation(activation);
+  if (!a) return "mlp.activation must be one of the catalogue names (got '" + std::string(activation) + "')";
+  const auto o = parse_optimizer(optimizer);
+  if (!o) return "optimizer must be 'sgd', 'momentum', 'adam' or 'adamw' (got '" + std::string(optimizer) + "')";
+  c.model.mlp_kind = *k;
+  c.model.activation.kind = *a;
+  c.optimizer.kind = *o;
+  return "";
+}
+
 CemTransformerConfig lm_model_config(const LmConfig& c, const CharCorpus& corpus) {
   CemTransformerConfig m = c.model;
   m.d_in = corpus.vocab.size();

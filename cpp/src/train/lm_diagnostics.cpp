@@ -129,4 +129,15 @@ std::string LmSession::diagnostics(CorpusSplit split, int windows, std::vector<L
   return "";
 }
 
+std::string lm_diagnostics_flat(LmSession& session, CorpusSplit split, int windows, std::vector<double>& out) {
+  std::vector<LmBlockDiagnostics> blocks;
+  std::string e = session.diagnostics(split, windows, blocks);
+  out.clear();
+  for (const auto& b : blocks) {
+    out.insert(out.end(), {b.antisymmetric_share, b.exchange_gap, b.qk_balance, b.qk_drift});
+    out.insert(out.end(), std::begin(b.preactivation_quantiles), std::end(b.preactivation_quantiles));
+  }
+  return e;
+}
+
 }  // namespace gatelab

@@ -14,8 +14,8 @@ const CORES = new WeakMap();
 export function createCore(module) {
   const activations = Object.freeze(Array.from({ length: module.activationCount }, (_, i) => module.activationName(i)));
   // The one table of layer kinds (paper_a/labels.hpp): names and labels from the core.
-  const layerKinds = Object.freeze(Array.from({ length: module._layerKindCount },
-    (_, i) => Object.freeze({ name: module._layerKindName(i), label: module._layerKindLabel(i) })));
+  const layerKinds = Object.freeze(Array.from({ length: module.layerKindCount },
+    (_, i) => Object.freeze({ name: module.layerKindName(i), label: module.layerKindLabel(i) })));
   return Object.freeze({
     module,
     heap: new Heap(module),
@@ -23,6 +23,8 @@ export function createCore(module) {
     activations,
     layerKinds,
     kinds: Object.freeze(layerKinds.map((k) => k.name)),
+    // The optimizer family's names (train/optimizer.hpp), in the core's order.
+    optimizers: Object.freeze(Array.from({ length: module.optimizerCount }, (_, i) => module.optimizerName(i))),
     /** The catalogue index of an activation name; GateLabError naming `argument` otherwise. */
     activationIndex(name, argument = 'activation') {
       return activations.indexOf(oneOf(argument, name, activations));

@@ -35,8 +35,7 @@ export class LmCorpus extends Owned {
 
   /** { uniform: log V, unigram: the add-one train frequencies scored on validation } in nats/char. */
   get baselines() {
-    const h = handleOf(this);
-    return { uniform: h.uniform(), unigram: h.unigram() };
+    return handleOf(this).baselines();
   }
 }
 
@@ -70,12 +69,12 @@ export class LmSession extends Owned {
     integer('n', n, { min: 0, max: MAX_STEPS_PER_CALL });
     const before = handle.stepsDone();
     throwCoreError(handle.train(n), { argument: 'n', fields: [] });
-    return Float64Array.from(handle.losses(before));
+    return handle.losses(before);
   }
 
   /** Every step's mean train cross-entropy so far. */
   losses() {
-    return Float64Array.from(handleOf(this).losses(0));
+    return handleOf(this).losses(0);
   }
 
   /** Mean cross-entropy on `windows` fixed windows of a split (0: all of them), nats per character. */
@@ -100,12 +99,12 @@ export class LmSession extends Owned {
   diagnostics(split = 'validation', windows = 8) {
     const handle = handleOf(this);
     const s = SPLITS.indexOf(oneOf('split', split, SPLITS));
-    const [error, ...flat] = handle.diagnostics(s, integer('windows', windows, { min: 0, max: 2 ** 31 - 1 }));
+    const { error, values: flat } = handle.diagnostics(s, integer('windows', windows, { min: 0, max: 2 ** 31 - 1 }));
     throwCoreError(error, { argument: 'split', fields: [] });
     const blocks = [];
     for (let at = 0; at + 9 <= flat.length; at += 9) {
       blocks.push({ antisymmetricShare: flat[at], exchangeGap: flat[at + 1], qkBalance: flat[at + 2], qkDrift: flat[at + 3],
-        preactivationQuantiles: flat.slice(at + 4, at + 9) });
+        preactivationQuantiles: Array.from(flat.slice(at + 4, at + 9)) });
     }
     return blocks;
   }
@@ -138,17 +137,17 @@ function mlpOptions(core, mlp, d) {
   const symmetrize = optional(o.symmetrize, 0, (v) => finiteNumber('options.mlp.symmetrize', v));
   const budget = optional(o.budget, undefined, (v) => integer('options.mlp.budget', v));
   const hidden = o.hidden !== undefined ? integer('options.mlp.hidden', o.hidden)
-    : core.module._lmHiddenForBudget(core.kinds.indexOf(kind), rank, d, budget ?? 6 * d * d);
+    : core.module.lmHiddenForBudget(kind, rank, d, budget ?? 6 * d * d);
   return { kind, activation, rank, symmetrize, hidden, ...(activation === 'swish' ? { beta: finiteNumber('options.mlp.beta', o.beta ?? 1) } : {}) };
 }
 
 export function installLm(core) {
   const m = core.module;
-  const optimizers = Object.freeze(Array.from({ length: m._optimizerCount }, (_, i) => m._optimizerName(i)));
+  const { optimizers } = core;
   return Object.freeze({
     splits: SPLITS,
     optimizers,
-    limits: Object.freeze({ maxContext: m._lmMaxContext, maxBatch: m._lmMaxBatch, maxStepsPerCall: MAX_STEPS_PER_CALL }),
+    limits: Object.freeze({ maxContext: m.lmMaxContext, maxBatch: m.lmMaxBatch, maxStepsPerCall: MAX_STEPS_PER_CALL }),
 
     /** Cuts text into train (the first 1 − dev − validation), dev and validation characters. */
     createCorpus(text, options) {
@@ -156,8 +155,8 @@ export function installLm(core) {
       const o = plainObject('options', options ?? {});
       const dev = optional(o.devFraction, 0.05, (v) => finiteNumber('options.devFraction', v));
       const val = optional(o.validationFraction, 0.05, (v) => finiteNumber('options.validationFraction', v));
-      const handle = new m._LmCorpus(text, dev, val);
-      const error = handle.error;
+      const handle = new m.LmCorpus(text, dev, val);
+      const error = handle.error();
       if (error) {
         handle.delete();
         throwCoreError(error, { argument: text.length < 1000 ? 'text' : 'options', fields: [] });
@@ -169,7 +168,7 @@ export function installLm(core) {
     hiddenForBudget(options) {
       const o = plainObject('options', options);
       const kind = optional(o.kind, 'gated', (v) => oneOf('options.kind', v, core.kinds));
-      return m._lmHiddenForBudget(core.kinds.indexOf(kind), optional(o.rank, 1, (v) => integer('options.rank', v)),
+      return m.lmHiddenForBudget(kind, optional(o.rank, 1, (v) => integer('options.rank', v)),
         integer('options.d', o.d), integer('options.budget', o.budget));
     },
 
@@ -187,15 +186,15 @@ export function installLm(core) {
         warmup: int('warmup'), decaySteps: int('decaySteps'), mlpInitRms: num('mlpInitRms'),
         gaugeFix: optional(o.gaugeFix, DEFAULTS.gaugeFix, (v) => boolean('options.gaugeFix', v)),
         seed: seedOf('options.seed', o.seed ?? 1), dataSeed: seedOf('options.dataSeed', o.dataSeed ?? o.seed ?? 1) };
-      const raw = { d, layers: resolved.layers, heads: resolved.heads, hidden: mlp.hidden, kind: core.kinds.indexOf(mlp.kind),
-        activation: core.activations.indexOf(mlp.activation), rank: mlp.rank, symmetrize: mlp.symmetrize, beta: mlp.beta ?? 1,
-        context: resolved.context, batch: resolved.batch, optimizer: optimizers.indexOf(resolved.optimizer),
+      const raw = { d, layers: resolved.layers, heads: resolved.heads, hidden: mlp.hidden, kind: mlp.kind,
+        activation: mlp.activation, rank: mlp.rank, symmetrize: mlp.symmetrize, beta: mlp.beta ?? 1,
+        context: resolved.context, batch: resolved.batch, optimizer: resolved.optimizer,
         learningRate: resolved.learningRate, weightDecay: resolved.weightDecay, clipNorm: resolved.clipNorm,
         momentum: resolved.momentum, mlpInitRms: resolved.mlpInitRms, warmup: resolved.warmup, decaySteps: resolved.decaySteps,
         seed: resolved.seed, dataSeed: resolved.dataSeed, gaugeFix: resolved.gaugeFix };
-      throwCoreError(m._lmValidateOptions(raw, handleOf(o.corpus)), { argument: 'options', fields: [] });
+      throwCoreError(m.lmValidateSession(raw, handleOf(o.corpus)), { argument: 'options', fields: [] });
       const { corpus, ...rest } = resolved;
-      return new LmSession(core, m._lmCreateSession(raw, handleOf(o.corpus)), rest);
+      return new LmSession(core, m.lmCreateSession(raw, handleOf(o.corpus)), rest);
     },
   });
 }

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gatelab/base/rng.hpp"
@@ -43,6 +44,10 @@ struct LmConfig {
 // (docs/MATH.md §A20): FFN d_ff = budget/(2d); a rank-r form m = round(budget/(d(2r + 1))).
 int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget);
 
+// The names of a session's MLP slot and optimizer into config ("" or which name is unknown).
+std::string parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer,
+                           LmConfig& config);
+
 // The transformer a session builds (vocabulary-wide input and output).
 CemTransformerConfig lm_model_config(const LmConfig& config, const CharCorpus& corpus);
 std::string validate(const LmConfig& config, const CharCorpus& corpus);
@@ -55,6 +60,10 @@ struct LmBlockDiagnostics {
   double qk_drift = 0;             // qk_balance now minus at the start of training
   double preactivation_quantiles[5] = {0, 0, 0, 0, 0};  // of σ's argument: 5, 25, 50, 75, 95 %
 };
+
+class LmSession;
+// session.diagnostics(...) flattened, 9 numbers per block: share, gap, balance, drift, quantiles.
+std::string lm_diagnostics_flat(LmSession& session, CorpusSplit split, int windows, std::vector<double>& out);
 
 class LmSession {
  public:

@@ -52,6 +52,8 @@ export function lmText() {
 const perSecond = (v) => `${Math.round(v).toLocaleString('en-US')} characters a second`;
 
 export class GateLabLm extends GateLabFigure {
+  static description = 'Tiny character language models with different MLPs trained side by side in the browser: validation loss, samples and the antisymmetric share.';
+  static events = { step: 'Training progressed: detail { stepsDone, steps }.', trained: 'Every model has finished its steps: detail { results, state }.' };
   static styles = LM_STYLES;
   static schema = LM_SCHEMA;
   static normalize = normalizeLmState;
