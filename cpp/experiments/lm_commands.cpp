@@ -8,6 +8,8 @@
 //   gatelab_experiment lm-time --experiment EXP --text FILE [--steps N] [--quick]
 //       milliseconds per training step of every variant (what a run will cost), one thread
 //   gatelab_experiment lm-jobs --experiment EXP --text FILE --jobs FILE [--quick] [--threads K]
+//       (a line "variant phase seed lr FILE" writes that job's JSON to FILE, and reads it
+//       instead when FILE exists, so an interrupted run resumes)
 //       every job listed in FILE (one "variant phase seed lr" per line) on K threads; a JSON
 //       array of the job results in list order on stdout
 #include <atomic>
@@ -34,19 +36,28 @@ LmJob job_from(const Args& args) {
   return job;
 }
 
-std::vector<LmJob> read_jobs(const std::string& path) {
-  std::vector<LmJob> jobs;
+// A job of the list and, optionally, the file its JSON goes to (a job whose file exists is read,
+// not run again: an interrupted run resumes where it stopped).
+struct ListedJob {
+  LmJob job;
+  std::string file;
+};
+
+std::vector<ListedJob> read_jobs(const std::string& path) {
+  std::vector<ListedJob> jobs;
   std::istringstream lines(read_file(path));
   int number = 0;
   for (std::string line; std::getline(lines, line);) {
     ++number;
     if (line.empty() || line[0] == '#') continue;
     std::istringstream fields(line);
-    LmJob job;
+    ListedJob listed;
+    LmJob& job = listed.job;
     if (!(fields >> job.variant >> job.phase >> job.seed >> job.learning_rate)) {
-      fail(path + ":" + std::to_string(number) + ": expected 'variant phase seed lr'");
+      fail(path + ":" + std::to_string(number) + ": expected 'variant phase seed lr [file]'");
     }
-    jobs.push_back(job);
+    fields >> listed.file;
+    jobs.push_back(listed);
   }
   return jobs;
 }
@@ -99,16 +110,23 @@ int lm_command(const Args& args, int threads) {
     return 0;
   }
   if (args.command != "lm-jobs") fail("unknown command '" + args.command + "'");
-  const std::vector<LmJob> jobs = read_jobs(args.text("jobs", ""));
+  const std::vector<ListedJob> jobs = read_jobs(args.text("jobs", ""));
   std::vector<std::string> results(jobs.size());
   std::atomic<int> finished{0};
   run_jobs(static_cast<int>(jobs.size()), threads, [&](int i) {
-    const LmJob& job = jobs[i];
-    if (std::string e = lm_run_job(settings, variants, job, text, &results[i]); !e.empty()) {
+    const LmJob& job = jobs[i].job;
+    const std::string& file = jobs[i].file;
+    const bool kept = !file.empty() && file_exists(file);
+    if (kept) {
+      results[i] = read_file(file);
+      while (!results[i].empty() && results[i].back() == '\n') results[i].pop_back();
+    } else if (std::string e = lm_run_job(settings, variants, job, text, &results[i]); !e.empty()) {
       fail(job.variant + " " + job.phase + " seed " + std::to_string(job.seed) + ": " + e);
+    } else if (!file.empty()) {
+      write_file_atomically(file, results[i] + "\n");
     }
     say(fmt("[%.0f/%.0f] ", ++finished, double(jobs.size())) + job.variant + " " + job.phase +
-        fmt(" seed %.0f lr %g", job.seed, job.learning_rate));
+        fmt(" seed %.0f lr %g", job.seed, job.learning_rate) + (kept ? " (kept from an earlier run)" : ""));
   });
   std::string out = "[";
   for (std::size_t i = 0; i < results.size(); ++i) out += (i ? ",\n" : "\n") + results[i];

@@ -101,4 +101,15 @@ std::string read_file(const std::string& path) {
   return buffer.str();
 }
 
+bool file_exists(const std::string& path) { return std::ifstream(path).good(); }
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    if (!(f << text)) fail("cannot write " + tmp);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename " + tmp + " to " + path);
+}
+
 }  // namespace gatelab::runner

@@ -28,5 +28,8 @@ std::string fmt(const char* format, double a, double b = 0, double c = 0);
 // The JSON to --out FILE, or to stdout.
 void write_output(const Args& args, const std::string& json);
 std::string read_file(const std::string& path);
+bool file_exists(const std::string& path);
+// Writes to path.tmp, then renames: a reader never sees half a file.
+void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace gatelab::runner

@@ -4,6 +4,8 @@
 //   --plan sweep --jobs-dir DIR    one command per sweep job, each writing its JSON into DIR
 //   --plan main --jobs-dir DIR     after the sweep jobs ran: one command per main and long job
 //   --merge DIR                    analyse the job files in DIR
+//   --resume DIR                   keep every job's JSON in DIR and skip the ones already there
+//                                  (full runs do so in build/experiments/<experiment>-jobs/)
 // Files go to build/experiments/ (git-ignored) unless --out names a folder.
 import { mkdirSync, writeFileSync } from 'node:fs';
 
@@ -13,7 +15,8 @@ import { chooseRates, DEFAULT_TEXT, jobCommands, mainJobs, mergeResults, readJob
 import { DEFAULT_OUT } from './native.mjs';
 
 export function parseLmOptions(argv) {
-  const o = { quick: false, threads: 2, outDir: DEFAULT_OUT, text: DEFAULT_TEXT, plan: null, jobsDir: null, merge: null };
+  const o = { quick: false, threads: 2, outDir: DEFAULT_OUT, text: DEFAULT_TEXT, plan: null, jobsDir: null, merge: null,
+    resume: null };
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
     if (token === '--quick') {
@@ -21,7 +24,8 @@ export function parseLmOptions(argv) {
       continue;
     }
     const [flag, inline] = token.split(/=(.*)/s, 2);
-    const known = { '--threads': 'threads', '--out': 'outDir', '--text': 'text', '--plan': 'plan', '--jobs-dir': 'jobsDir', '--merge': 'merge' };
+    const known = { '--threads': 'threads', '--out': 'outDir', '--text': 'text', '--plan': 'plan', '--jobs-dir': 'jobsDir',
+      '--merge': 'merge', '--resume': 'resume' };
     if (!known[flag]) throw new Error(`unknown option '${token}'`);
     const value = inline ?? argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
@@ -48,7 +52,8 @@ export async function runLmExperiment(experiment, argv, kit, { quiet = false, wr
     return { commands: jobCommands(experiment, jobs, { quick: o.quick, text: o.text, dir: o.jobsDir }) };
   }
   const results = o.merge ? mergeResults(table, readJobs(o.merge, experiment))
-    : await runExperiment(experiment, { quick: o.quick, text: o.text, threads: o.threads, quiet });
+    : await runExperiment(experiment, { quick: o.quick, text: o.text, threads: o.threads, quiet,
+      jobsDir: o.resume ?? (o.quick ? undefined : `${DEFAULT_OUT}${experiment}-jobs/`) });
   const lab = await loadGateLab();
   const analysis = kit.analyse(results, lab.stats);
   const markdown = kit.report(analysis, results);

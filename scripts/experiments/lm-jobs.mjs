@@ -6,7 +6,7 @@
 //   main   every variant × seeds 1…N at the rate the sweep chose (lowest dev loss), validation;
 //   long   the headline variants at 2× the steps, seeds 1…N, validation.
 // The rate is chosen from the sweep's jobs only, never from the reported split.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -66,20 +66,25 @@ export function jobCommands(experiment, jobs, { quick = false, text = DEFAULT_TE
     '--out', join(dir, jobFile(experiment, job))].join(' '));
 }
 
-/** Runs jobs on this machine's threads; resolves with their results in the jobs' order. */
-export async function runJobs(experiment, jobs, { quick = false, text = DEFAULT_TEXT, threads = 2, quiet = false } = {}) {
+/**
+ * Runs jobs on this machine's threads; resolves with their results in the jobs' order. With
+ * jobsDir every job's JSON is kept there as it finishes, and a job whose file is already there
+ * is read instead of run: an interrupted experiment resumes where it stopped.
+ */
+export async function runJobs(experiment, jobs, { quick = false, text = DEFAULT_TEXT, threads = 2, quiet = false, jobsDir } = {}) {
   if (!jobs.length) return [];
-  const dir = join(tmpdir(), `gatelab-${experiment}-${process.pid}-${Date.now()}`);
+  const dir = jobsDir ?? join(tmpdir(), `gatelab-${experiment}-${process.pid}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
-  const list = join(dir, 'jobs.txt');
-  writeFileSync(list, jobs.map((j) => `${j.variant} ${j.phase} ${j.seed} ${j.lr}`).join('\n') + '\n');
+  const list = join(dir, `jobs-${process.pid}-${Date.now()}.txt`);
+  const file = (j) => (jobsDir ? ` ${join(jobsDir, jobFile(experiment, j))}` : '');
+  writeFileSync(list, jobs.map((j) => `${j.variant} ${j.phase} ${j.seed} ${j.lr}${file(j)}`).join('\n') + '\n');
   return runNative('lm-jobs', ['--experiment', experiment, ...(quick ? ['--quick'] : []), '--text', text,
     '--jobs', list, '--threads', String(threads)], { quiet });
 }
 
 /** Every job result in dir (the files jobCommands' commands wrote). */
 export function readJobs(dir, experiment) {
-  return readdirSync(dir).filter((f) => f.startsWith(`${experiment}-`) && f.endsWith('.json'))
+  return readdirSync(dir).filter((f) => f.startsWith(`${experiment}-`) && f.endsWith('.json') && f !== 'table.json')
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
 }
 
@@ -101,12 +106,30 @@ export function mergeResults(table, jobs) {
     timing: { jobSeconds: seconds, jobs: jobs.length } };
 }
 
-/** The whole experiment on this machine: sweep, choice of rates, main and long jobs, merge. */
-export async function runExperiment(experiment, { quick = false, text = DEFAULT_TEXT, threads = 2, quiet = false } = {}) {
+/**
+ * The job folder of a resumable run: it holds the variant table it was started with, and a run
+ * with another table (changed code or settings) refuses it rather than mixing results.
+ */
+export function claimJobsDir(dir, table, text) {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, 'table.json');
+  const wanted = `${JSON.stringify({ ...table, text: { path: text, bytes: statSync(text).size } }, null, 1)}\n`;
+  if (existsSync(path) && readFileSync(path, 'utf8') !== wanted) {
+    throw new Error(`${dir} holds jobs of another variant table (other code or settings): remove it to start over`);
+  }
+  writeFileSync(path, wanted);
+}
+
+/**
+ * The whole experiment on this machine: sweep, choice of rates, main and long jobs, merge. With
+ * jobsDir the jobs are kept there and a second call resumes.
+ */
+export async function runExperiment(experiment, { quick = false, text = DEFAULT_TEXT, threads = 2, quiet = false, jobsDir } = {}) {
   const table = await variantTable(experiment, { quick });
+  if (jobsDir) claimJobsDir(jobsDir, table, text);
   const started = Date.now();
-  const sweep = await runJobs(experiment, sweepJobs(table), { quick, text, threads, quiet });
-  const main = await runJobs(experiment, mainJobs(table, chooseRates(table, sweep)), { quick, text, threads, quiet });
+  const sweep = await runJobs(experiment, sweepJobs(table), { quick, text, threads, quiet, jobsDir });
+  const main = await runJobs(experiment, mainJobs(table, chooseRates(table, sweep)), { quick, text, threads, quiet, jobsDir });
   const merged = mergeResults(table, [...sweep, ...main]);
   merged.timing.wallSeconds = (Date.now() - started) / 1000;
   merged.timing.threads = threads;

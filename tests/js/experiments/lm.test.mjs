@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -88,6 +88,16 @@ test('mlp-lm: plan, one process per job, then merge gives the single run\'s tabl
   assert.equal(merged.markdown, single.markdown);
   assert.deepEqual(merged.analysis, single.analysis);
   assert.deepEqual(merged.results.main, single.results.main);
+});
+
+test('mlp-lm --resume: a second run reads the kept jobs and gives the same tables; another table is refused', async () => {
+  const dir = mkdtempSync(join(out, 'resume-'));
+  const first = await runMlpLm(['--quick', '--resume', dir], { quiet: true, writeFiles: false });
+  const kept = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'table.json').length;
+  assert.equal(kept, first.results.sweep.length + first.results.main.length, 'every job kept as a file');
+  const again = await runMlpLm(['--quick', '--resume', dir], { quiet: true, writeFiles: false });
+  assert.equal(again.markdown, first.markdown);
+  await assert.rejects(runTinyLm(['--quick', '--resume', dir], { quiet: true, writeFiles: false }), /another variant table/);
 });
 
 test('language-model options: unknown flags refused, plans need a folder', () => {
