@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 
 #include "gatelab/base/rng.hpp"
 #include "gatelab/train/lm.hpp"
+#include "support/golden_hash.hpp"
 
 using namespace gatelab;
 
@@ -193,4 +196,54 @@ TEST(LmSession, RefusesBadConfigs) {
   LmSession broken(c, corpus);
   EXPECT_EQ(broken.train(1), broken.error());
   EXPECT_NE(LmSession(small_config(), nullptr).error(), "");
+}
+
+TEST(LmSession, SameBitsNativelyAndInWasm) {
+  // A few steps of several sessions (the figure's size, the benchmark's size, other MLP kinds),
+  // hashed: losses, every parameter afterwards, a validation loss and a sample. The native and
+  // the wasm build check the same constants; a speed change anywhere in the step keeps them.
+  struct Case {
+    int d, heads, hidden, context, batch, steps;
+    LayerKind kind;
+    Activation activation;
+    int rank;
+    float symmetrize;
+  };
+  const Case cases[] = {{32, 4, 64, 32, 8, 6, LayerKind::gated, Activation::silu, 1, 0.0f},
+                        {64, 4, 128, 64, 16, 2, LayerKind::gated, Activation::silu, 1, 0.0f},
+                        {16, 2, 24, 16, 4, 5, LayerKind::mlp, Activation::gelu, 1, 0.0f},
+                        {16, 2, 8, 16, 4, 5, LayerKind::symmetric, Activation::relu, 2, 0.0f},
+                        {16, 2, 12, 16, 4, 5, LayerKind::gated, Activation::silu, 1, 0.5f}};
+  const std::uint64_t expected[] = {0x79d8d3159602e90dULL, 0xcc10e7fdb8bdba0aULL, 0xa01d2ec6d74e8c43ULL,
+                                    0x64cb8cdda3eaaecfULL, 0x35419a863de95c22ULL};
+  auto corpus = patterned_corpus();
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    const Case& k = cases[i];
+    LmConfig c = small_config();
+    c.model.d = k.d;
+    c.model.layers = 2;
+    c.model.heads = k.heads;
+    c.model.hidden = k.hidden;
+    c.model.mlp_kind = k.kind;
+    c.model.activation = {k.activation, 1.0f};
+    c.model.mlp_rank = k.rank;
+    c.model.mlp_symmetrize = k.symmetrize;
+    c.context = k.context;
+    c.batch = k.batch;
+    c.optimizer.weight_decay = 0.1f;
+    LmSession s(c, corpus);
+    ASSERT_EQ(s.error(), "");
+    ASSERT_EQ(s.train(k.steps), "");
+    double loss = 0;
+    ASSERT_EQ(s.evaluate(CorpusSplit::validation, 3, &loss), "");
+    std::string text;
+    ASSERT_EQ(s.sample(12, 0.8f, 2, &text), "");
+    golden::Fnv1a fnv;
+    fnv.add(s.train_losses());
+    fnv.add(loss);
+    for (const auto& v : s.model().parameters()) fnv.add(v.value, v.size);
+    for (char ch : text) fnv.add(float(static_cast<unsigned char>(ch)));
+    std::printf("case %zu: %016llx\n", i, (unsigned long long)fnv.hash);
+    EXPECT_EQ(fnv.hash, expected[i]) << "case " << i;
+  }
 }
