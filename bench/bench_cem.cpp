@@ -8,6 +8,8 @@
 //   bench_cem            a table
 //   bench_cem --json     one JSON object with a row per family, for bench/run.mjs
 //   bench_cem --quick    a tiny model and short timings (a smoke test)
+//   bench_cem --small    the figures' size (d = 16, 2 heads, M = 32, 8 tokens) with full timings
+//   bench_cem --cpu      time by this process's CPU time (a busy machine; see bench_support.hpp)
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -46,7 +48,7 @@ std::string train_step(CemTransformer& model, const std::vector<float>& x, const
   return adamw.step(model.parameters());
 }
 
-Result measure(CemFamily family, const Settings& s) {
+Result measure(CemFamily family, const Settings& s, double (*clock)()) {
   CemTransformerConfig c;
   c.family = family;
   c.d_in = 2;
@@ -86,7 +88,7 @@ Result measure(CemFamily family, const Settings& s) {
     r.error = e;
     return r;
   }
-  const bench::PerCall t = bench::time_per_call([&] { train_step(model, x, y, out, grad, s.seq, adam); }, s.timing);
+  const bench::PerCall t = bench::time_per_call([&] { train_step(model, x, y, out, grad, s.seq, adam); }, s.timing, clock);
   r.median_ms = t.median_s * 1e3;
   r.best_ms = t.best_s * 1e3;
   for (float v : out) r.checksum += v;
@@ -96,16 +98,22 @@ Result measure(CemFamily family, const Settings& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool json = false, quick = false;
+  bool json = false, quick = false, small = false;
+  double (*clock)() = bench::now_seconds;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--json") == 0) json = true;
     else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--small") == 0) small = true;
+    else if (std::strcmp(argv[i], "--cpu") == 0) clock = bench::cpu_seconds;
     else {
-      std::fprintf(stderr, "usage: bench_cem [--json] [--quick]\n");
+      std::fprintf(stderr, "usage: bench_cem [--json] [--quick] [--small] [--cpu]\n");
       return 2;
     }
   }
-  const Settings s = quick ? Settings{16, 2, 32, 8, {0.02, 0.005, 3}} : Settings{64, 4, 256, 64, {0.5, 0.05, 15}};
+  const bench::Timing full{0.5, 0.05, 15};
+  const Settings s = quick ? Settings{16, 2, 32, 8, {0.02, 0.005, 3}}
+                     : small ? Settings{16, 2, 32, 8, full}
+                             : Settings{64, 4, 256, 64, full};
   const std::string shape = "d" + std::to_string(s.d) + " h" + std::to_string(s.heads) + " T2 L2 M" +
                             std::to_string(s.hidden) + " seq" + std::to_string(s.seq);
   if (json) {
@@ -117,7 +125,7 @@ int main(int argc, char** argv) {
   bool first = true;
   int status = 0;
   for (CemFamily family : {CemFamily::cem, CemFamily::standard}) {
-    const Result r = measure(family, s);
+    const Result r = measure(family, s, clock);
     const char* name = family == CemFamily::cem ? "cem_train_step" : "std_train_step";
     if (!r.error.empty()) {
       std::fprintf(stderr, "bench_cem: %s: %s\n", name, r.error.c_str());

@@ -4,13 +4,38 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <vector>
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+#endif
 
 namespace gatelab::bench {
 
 inline double now_seconds() {
   using clock = std::chrono::steady_clock;
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+// This process's CPU time in seconds: time spent descheduled on a busy machine does not
+// count, so rates measured on it move much less with the load than wall-clock ones. In wasm
+// under Node it is process.cpuUsage() (all of node's threads: after the warm-up, the
+// benchmark's); where no CPU clock exists (a browser) it is the wall clock.
+inline double cpu_seconds() {
+#if defined(__EMSCRIPTEN__)
+  return EM_ASM_DOUBLE({
+    if (typeof process !== 'undefined' && process.cpuUsage) {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1e6;
+    }
+    return performance.now() / 1e3;
+  });
+#else
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+#endif
 }
 
 inline const char* platform() {
@@ -62,19 +87,20 @@ struct PerCall {
 // Calls fn until timing.warmup_s has passed (and at least 3 times), then times
 // timing.repeats batches; each batch runs until timing.batch_s has passed, so a coarse clock
 // (a browser's ticks in 5–100 µs steps) still gives sound rates. Median and best per call.
+// `clock` measures the batches (now_seconds, or cpu_seconds on a busy machine).
 template <class F>
-PerCall time_per_call(F&& fn, const Timing& timing) {
+PerCall time_per_call(F&& fn, const Timing& timing, double (*clock)() = now_seconds) {
   const double start = now_seconds();
   for (long calls = 0; calls < 3 || now_seconds() - start < timing.warmup_s; ++calls) fn();
   std::vector<double> per_call;
   for (int r = 0; r < timing.repeats; ++r) {
     long n = 0;
-    const double t0 = now_seconds();
+    const double t0 = clock();
     double dt = 0;
     do {
       fn();
       ++n;
-      dt = now_seconds() - t0;
+      dt = clock() - t0;
     } while (dt < timing.batch_s);
     per_call.push_back(dt / n);
   }

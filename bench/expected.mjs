@@ -19,7 +19,8 @@ export function expectedQuickRows({ browser = false } = {}) {
       rows.push({ column, op: `${a}_forward` });
       rows.push({ column, op: `${a}_backward` });
     }
-    rows.push({ column, op: 'cem_train_step' }, { column, op: 'std_train_step' }, { column, op: 'frame_forward core' });
+    rows.push({ column, op: 'cem_train_step' }, { column, op: 'std_train_step' }, { column, op: 'frame_forward core' },
+      { column, op: 'lm_train_step core' });
     for (const m of MODELS) rows.push({ column, op: `train_${m.name} core` });
   }
   for (const column of ['tfjs-wasm', 'tfjs-cpu', 'ort-wasm']) {
@@ -30,6 +31,7 @@ export function expectedQuickRows({ browser = false } = {}) {
   }
   rows.push({ column: 'wasm', op: 'train_call gated step(1)+eval' });
   rows.push({ column: 'wasm', op: 'frame_forward' }, { column: 'tfjs-wasm', op: 'frame_forward' });
+  rows.push({ column: 'wasm', op: 'lm_train_step' }, { column: 'tfjs-wasm', op: 'lm_train_step' });
   for (const op of ['size_wasm', 'size_glue', 'size_embed']) rows.push({ column: 'wasm', op });
   return rows;
 }

@@ -5,8 +5,11 @@
 // as a percentage of the wasm SIMD128 peak (peak.mjs), GateLab wasm's advantage over each
 // peer ("× peer", above 1 = GateLab ahead), then the issue's targets, each met or missed.
 //
-//   node bench/run.mjs [--quick] [--best] [--json] [--browser] [--from FILE]
+//   node bench/run.mjs [--quick] [--best] [--json] [--browser] [--only lm] [--from FILE]
 //     --quick    tiny sizes and short timings (a smoke test of the whole pipeline)
+//     --only lm  just the language-model rows (GateLab's lab.lm training step against TF.js-wasm,
+//                and bench_lm natively and in wasm); the last line then reads
+//                "lm: GateLab X steps/s, TF.js-wasm Y steps/s, ratio R" (any run with LM rows ends so)
 //     --best     show the best timed batch instead of the median (on a busy machine)
 //     --json     print the combined rows as JSON instead of the table
 //     --browser  measure in headless Chromium instead of Node (no native column)
@@ -14,15 +17,15 @@
 //   GATELAB_NATIVE_BUILD, GATELAB_WASM_BUILD: build directories (default build/native, build/wasm)
 //
 // Sources (bench/source-*.mjs, bench/browser/run-browser.mjs):
-//   gatelab  the C++ benchmarks bench/*.cpp (peak, matmul, activations, layers, cem), native and
+//   gatelab  the C++ benchmarks bench/*.cpp (peak, matmul, activations, layers, cem, lm), native and
 //            wasm (matmul natively only: its wasm rows come from the js source)
 //   js       GateLab-wasm matmul (bench/module), TF.js, ONNX Runtime Web and GateLab's JS API
-//            (training, figure frame): bench/suite/, the same code the browser run uses; engines
+//            (training, figure frame, language model): bench/suite/, the same code the browser run uses; engines
 //            doing the same work are timed with their batches interleaved
 //   sizes    download sizes of the wasm module, its glue and the one-file embed
 //
 // A source module exports an object { name, columns: [{ key, label, wasm?, peer? }],
-// async run(ctx) } where ctx = { root, quick, log } and run resolves to { rows, meta }: rows
+// async run(ctx) } where ctx = { root, quick, only, log } and run resolves to { rows, meta }: rows
 // are { column, bench, op, shape, unit, value, best? } with column one of its column keys,
 // op and shape spelled as GateLab's benchmarks spell them (op "matmul_nn", shape "m x k x n"
 // as "256x256x256") so rows from different sources line up; meta may carry { clockGhz }.
@@ -33,16 +36,19 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { wasmPeak } from './peak.mjs';
+import { lmLine } from './suite/lm.mjs';
 import { jsSource } from './source-js.mjs';
 import { gatelabSource } from './source-gatelab.mjs';
 import { sizesSource } from './source-sizes.mjs';
 import { formatTable } from './table.mjs';
 import { checkTargets, formatTargets } from './targets.mjs';
 
-const BENCH_ORDER = ['peak', 'matmul', 'activations', 'train', 'frame', 'layers', 'cem', 'size'];
+const BENCH_ORDER = ['peak', 'matmul', 'activations', 'train', 'frame', 'layers', 'cem', 'lm', 'size'];
+const ONLY = ['lm'];
+const USAGE = 'usage: node bench/run.mjs [--quick] [--best] [--json] [--browser] [--only lm] [--from FILE]';
 
 function parseArgs(argv) {
-  const options = { quick: false, best: false, json: false, browser: false, from: null };
+  const options = { quick: false, best: false, json: false, browser: false, only: null, from: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.quick = true;
@@ -50,8 +56,9 @@ function parseArgs(argv) {
     else if (arg === '--best') options.best = true;
     else if (arg === '--browser') options.browser = true;
     else if (arg === '--from' && i + 1 < argv.length) options.from = argv[++i];
+    else if (arg === '--only' && ONLY.includes(argv[i + 1])) options.only = argv[++i];
     else {
-      console.error('usage: node bench/run.mjs [--quick] [--best] [--json] [--browser] [--from FILE]');
+      console.error(USAGE);
       process.exit(2);
     }
   }
@@ -67,9 +74,8 @@ function cpuModel() {
 }
 
 async function measure(options, root, log) {
-  const sources = options.browser
-    ? [(await import('./browser/run-browser.mjs')).browserSource, sizesSource]
-    : [gatelabSource, jsSource, sizesSource];
+  const sources = [...(options.browser ? [(await import('./browser/run-browser.mjs')).browserSource]
+    : [gatelabSource, jsSource]), ...(options.only ? [] : [sizesSource])];
   const loadBefore = loadavg()[0];
   const started = new Date();
   const columns = [];
@@ -78,7 +84,7 @@ async function measure(options, root, log) {
   let browser = '';
   for (const source of sources) {
     try {
-      const result = await source.run({ root, quick: options.quick, log });
+      const result = await source.run({ root, quick: options.quick, only: options.only, log });
       for (const c of source.columns) if (!columns.some((d) => d.key === c.key)) columns.push(c);
       rows.push(...result.rows);
       if (result.meta?.clockGhz > 0 && !clockGhz) clockGhz = result.meta.clockGhz;
@@ -96,7 +102,8 @@ async function measure(options, root, log) {
   const peak = wasmPeak(clockGhz);
   const machine = { cpu: cpuModel(), cores: cpus().length, loadBefore, loadAfter: loadavg()[0],
     started: started.toISOString(), node: process.version, browser };
-  return { machine, peak, columns, rows, quick: options.quick, where: options.browser ? 'browser' : 'node' };
+  return { machine, peak, columns, rows, quick: options.quick, only: options.only,
+    where: options.browser ? 'browser' : 'node' };
 }
 
 /** The printed report of a run: header, table, targets (statistic: medians, or best batches). */
@@ -104,7 +111,8 @@ export function render(run, { best = false } = {}) {
   const { machine, peak, columns, quick } = run;
   const rows = best ? run.rows.map((r) => (typeof r.best === 'number' ? { ...r, value: r.best } : r)) : run.rows;
   const browser = run.where === 'browser';
-  const targets = checkTargets(rows, peak, { browser });
+  // A partial run (--only) leaves most targets unmeasured: list only those it measured.
+  const targets = checkTargets(rows, peak, { browser }).filter((t) => !run.only || t.met !== null);
   const ceiling = rows.find((r) => r.op === 'peak_f32x4_mul+add' && r.column === 'wasm');
   const out = [];
   const statistic = best ? 'best timed batch' : 'median of timed batches';
@@ -129,6 +137,8 @@ export function render(run, { best = false } = {}) {
   out.push('');
   out.push(`targets${browser ? ' (browser run)' : ''}:`);
   out.push(formatTargets(targets));
+  const lm = lmLine(rows);
+  if (lm) out.push('', lm);
   return { text: out.join('\n'), targets };
 }
 

@@ -1,5 +1,5 @@
 // Benchmark rows from GateLab's own C++ benchmarks (bench_peak, bench_matmul, bench_layers,
-// bench_activations, bench_cem): every bench_* executable that exists,
+// bench_activations, bench_cem, bench_lm): every bench_* executable that exists,
 // natively (build/native/bench/<name>) and as wasm under node (build/wasm/bench/<name>.js),
 // each run with --json. One source module of bench/run.mjs; other sources (TF.js, ONNX
 // Runtime Web) follow the same contract, described in run.mjs.
@@ -7,7 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-export const BENCHES = ['bench_peak', 'bench_matmul', 'bench_activations', 'bench_layers', 'bench_cem'];
+export const BENCHES = ['bench_peak', 'bench_matmul', 'bench_activations', 'bench_layers', 'bench_cem', 'bench_lm'];
+/** The benchmarks of `--only NAME` (null: all of them). */
+export const benchesFor = (only) => (only ? BENCHES.filter((b) => b === `bench_${only}`) : BENCHES);
 // GateLab-wasm matrix products are timed by the JS suite, interleaved with TF.js and ONNX
 // Runtime Web (bench/suite/matmul.mjs), so bench_matmul runs natively only.
 export const NATIVE_ONLY = new Set(['bench_matmul']);
@@ -60,7 +62,7 @@ export const gatelabSource = {
   ],
 
   // Returns { rows: [{ column, bench, op, shape, unit, value, best? }], meta: { clockGhz } }.
-  async run({ root, quick, log }) {
+  async run({ root, quick, only, log }) {
     const builds = {
       native: resolve(root, process.env.GATELAB_NATIVE_BUILD ?? 'build/native'),
       wasm: resolve(root, process.env.GATELAB_WASM_BUILD ?? 'build/wasm'),
@@ -68,7 +70,7 @@ export const gatelabSource = {
     const extra = quick ? ['--json', '--quick'] : ['--json'];
     const rows = [];
     const meta = {};
-    for (const bench of BENCHES) {
+    for (const bench of benchesFor(only)) {
       for (const column of NATIVE_ONLY.has(bench) ? ['native'] : ['native', 'wasm']) {
         const path = join(builds[column], 'bench', column === 'wasm' ? `${bench}.js` : bench);
         if (!existsSync(path)) {

@@ -1,7 +1,8 @@
 // Benchmark rows measured from JavaScript in Node: GateLab's matmul (bench_module of the wasm
 // build), TF.js (tfjs-core with the wasm backend — XNNPACK, SIMD, one thread — and the cpu
 // backend), ONNX Runtime Web (wasm execution provider, one thread) and GateLab's JS API
-// (training, figure frame) on the wasm module web/dist/gatelab_wasm.wasm. The wasm files of TF.js and ORT load from node_modules.
+// (training, figure frame, the language model on data/lm/sotu-1790-1880.txt) on the wasm module
+// web/dist/gatelab_wasm.wasm. The wasm files of TF.js and ORT load from node_modules.
 // One source module of bench/run.mjs; the measuring code is bench/suite/, shared with the
 // browser run.
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { bundleTf } from './bundle.mjs';
 import { JS_COLUMNS, runJsSuite } from './suite/index.mjs';
 
 const require = createRequire(import.meta.url);
+export const LM_TEXT = 'data/lm/sotu-1790-1880.txt';
 
 async function loadTf(root, log) {
   try {
@@ -61,11 +63,15 @@ export const jsSource = {
   name: 'js',
   columns: [{ key: 'wasm', label: 'wasm', wasm: true }, ...JS_COLUMNS],
 
-  async run({ root, quick, log }) {
+  async run({ root, quick, only, log }) {
     const { loadGateLab } = await import(pathToFileURL(join(root, 'web/lib/gatelab.js')).href);
     const lab = await loadGateLab();
-    const [gatelab, tf, ort] = [await loadBenchModule(root, log), await loadTf(root, log), await loadOrt(log)];
-    const rows = await runJsSuite({ gatelab, tf, ort, lab, quick, log });
+    const lm = only === 'lm';
+    const gatelab = lm ? null : await loadBenchModule(root, log);
+    const tf = await loadTf(root, log);
+    const ort = lm ? null : await loadOrt(log);
+    const text = readFileSync(join(root, LM_TEXT), 'utf8');
+    const rows = await runJsSuite({ gatelab, tf, ort, lab, text, quick, only, log });
     return { rows, meta: {} };
   },
 };

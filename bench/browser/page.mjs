@@ -1,8 +1,9 @@
 // The benchmark in a Chromium page: the C++ benchmarks as browser wasm modules (each run by
 // callMain in a module worker, so the page stays responsive), then the shared JavaScript
 // suite (bench/suite/) on the page's main thread, where figures run: GateLab's matmul
-// (bench_module), TF.js (wasm, cpu), ONNX Runtime Web and GateLab's JS API. Returns the C++ benchmarks' raw output and the suite's
-// rows; bench/browser/run-browser.mjs turns both into the table.
+// (bench_module), TF.js (wasm, cpu), ONNX Runtime Web and GateLab's JS API, the language model on
+// the corpus of data/lm. Returns the C++ benchmarks' raw output and the suite's rows;
+// bench/browser/run-browser.mjs turns both into the table.
 import { runJsSuite } from '../suite/index.mjs';
 
 function runCpp(name, args) {
@@ -21,7 +22,7 @@ function runCpp(name, args) {
   });
 }
 
-export async function runBench({ quick, benches }) {
+export async function runBench({ quick, benches, only = null }) {
   const log = (message) => console.log(message);
   const cpp = {};
   for (const name of benches) {
@@ -32,8 +33,9 @@ export async function runBench({ quick, benches }) {
       log(`warning: ${error.message}`);
     }
   }
-  let gatelab = null, tf = null, ort = null;
+  let gatelab = null, tf = null, ort = null, text = '';
   try {
+    if (only === 'lm') throw new Error('not needed for --only lm');
     const { default: create } = await import('/bench-build/cpp/bench_module.mjs');
     gatelab = await create({ locateFile: (file) => `/bench-build/cpp/${file}` });
   } catch (error) {
@@ -52,6 +54,7 @@ export async function runBench({ quick, benches }) {
     log(`warning: TF.js unavailable: ${error.message}`);
   }
   try {
+    if (only === 'lm') throw new Error('not needed for --only lm');
     ort = await import('/bench-vendor/onnxruntime-web/ort.wasm.min.mjs');
     ort.env.wasm.numThreads = 1;
     ort.env.wasm.proxy = false;
@@ -59,8 +62,15 @@ export async function runBench({ quick, benches }) {
   } catch (error) {
     log(`warning: ONNX Runtime Web unavailable: ${error.message}`);
   }
+  try {
+    const answer = await fetch('/bench-data/sotu-1790-1880.txt');
+    if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+    text = await answer.text();
+  } catch (error) {
+    log(`warning: the LM corpus is unavailable: ${error.message}`);
+  }
   const { loadGateLab } = await import('/lib/gatelab.js');
   const lab = await loadGateLab();
-  const rows = await runJsSuite({ gatelab, tf, ort, lab, quick, log });
+  const rows = await runJsSuite({ gatelab, tf, ort, lab, text, quick, only, log });
   return { cpp, rows, userAgent: navigator.userAgent, crossOriginIsolated };
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { bundleTf } from '../bundle.mjs';
-import { BENCHES, NATIVE_ONLY, normalizeRow, parseOutput } from '../source-gatelab.mjs';
+import { benchesFor, NATIVE_ONLY, normalizeRow, parseOutput } from '../source-gatelab.mjs';
 import { JS_COLUMNS } from '../suite/index.mjs';
 import { startBenchServer } from './server.mjs';
 
@@ -32,7 +32,7 @@ export const browserSource = {
   name: 'chromium',
   columns: [{ key: 'wasm', label: 'wasm', wasm: true }, ...JS_COLUMNS],
 
-  async run({ root, quick, log }) {
+  async run({ root, quick, only, log }) {
     const { chromium } = await import('playwright-core');
     await bundleTf(root, 'browser');
     const wasmBuild = join(root, process.env.GATELAB_WASM_BUILD ?? 'build/wasm');
@@ -46,7 +46,8 @@ export const browserSource = {
       page.on('pageerror', (error) => log(`[chromium] page error: ${error.message}`));
       await page.goto(`${server.url}bench/browser/page.html`);
       await page.waitForFunction(() => window.benchReady === true, null, { timeout: 30000 });
-      const result = await page.evaluate((options) => window.runBench(options), { quick, benches: BENCHES.filter((b) => !NATIVE_ONLY.has(b)) });
+      const benches = benchesFor(only).filter((b) => !NATIVE_ONLY.has(b));
+      const result = await page.evaluate((options) => window.runBench(options), { quick, benches, only });
       log(`browser: ${result.userAgent}; crossOriginIsolated = ${result.crossOriginIsolated}`);
       const rows = [...result.rows];
       for (const [bench, stdout] of Object.entries(result.cpp)) {

@@ -5,6 +5,7 @@
 //   /bench-build/tf/  build/bench/ (the esbuild bundle of TF.js, bench/bundle.mjs)
 //   /bench-build/cpp/ <wasm build>/bench/web/ (the C++ benchmarks as browser modules)
 //   /bench-vendor/P/  node_modules/P/dist/ for the TF.js wasm backend and ONNX Runtime Web
+//   /bench-data/      data/lm/ (the language model's corpus)
 // Every other path is passed through to the site. Every response gets COOP/COEP, so the page
 // is cross-origin isolated: Chromium's performance.now() then ticks in 5 µs instead of
 // 100 µs steps (TF.js and ORT are still told to use one thread). Binds 127.0.0.1 only.
@@ -17,7 +18,7 @@ import { startServer } from '../../scripts/serve.mjs';
 
 const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
-const MIME = { '.html': 'text/html; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+const MIME = { '.html': 'text/html; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json; charset=utf-8',
   '.map': 'application/json; charset=utf-8' };
 
@@ -27,6 +28,7 @@ function mounts(root, wasmBuild) {
     ['/bench-build/cpp/', join(wasmBuild, 'bench/web')],
     ['/bench-vendor/@tensorflow/tfjs-backend-wasm/', join(root, 'node_modules/@tensorflow/tfjs-backend-wasm/dist')],
     ['/bench-vendor/onnxruntime-web/', join(root, 'node_modules/onnxruntime-web/dist')],
+    ['/bench-data/', join(root, 'data/lm')],
     ['/bench/', join(root, 'bench')],
   ];
 }

@@ -1,8 +1,10 @@
 // The JavaScript half of the benchmark table, the same code in Node (bench/source-js.mjs) and
 // in Chromium (bench/browser/page.mjs): matrix products of GateLab wasm, TF.js and ONNX
 // Runtime Web (timed interleaved), training throughput and the figure frame of GateLab's JS
-// API against TF.js. The caller loads the libraries (paths differ between Node and the
-// browser) and passes them in.
+// API against TF.js, and the language model's training step (GateLab's lab.lm against the same
+// model in TF.js-wasm). The caller loads the libraries and the corpus text (paths differ
+// between Node and the browser) and passes them in.
+import { lmRows } from './lm.mjs';
 import { frameRows, trainingRows } from './models.mjs';
 import { matmulRows } from './matmul.mjs';
 import { MATMUL_SHAPES, QUICK_MATMUL_SHAPES } from './shapes.mjs';
@@ -20,12 +22,13 @@ export function timingFor(quick) {
 
 /**
  * @param {{ gatelab?: object, tf?: object, ort?: object, lab: import('../../web/lib/gatelab.js').GateLab,
- *   quick: boolean, log: (s: string) => void }} env  gatelab: the bench_module instance
- *   (GateLab's matmul); tf with the 'wasm' and 'cpu' backends registered; ort set to one wasm
- *   thread; any of these may be missing (its columns are left out).
+ *   text?: string, quick: boolean, only?: string | null, log: (s: string) => void }} env  gatelab:
+ *   the bench_module instance (GateLab's matmul); tf with the 'wasm' and 'cpu' backends
+ *   registered; ort set to one wasm thread; any of these may be missing (its columns are left
+ *   out). text: the LM corpus (no text, no LM rows). only 'lm': just the LM rows.
  * @returns {Promise<object[]>} rows as bench/run.mjs documents them
  */
-export async function runJsSuite({ gatelab, tf, ort, lab, quick, log }) {
+export async function runJsSuite({ gatelab, tf, ort, lab, text, quick, only = null, log }) {
   const timing = timingFor(quick);
   const shapes = quick ? QUICK_MATMUL_SHAPES : MATMUL_SHAPES;
   const tfBackends = tf ? ['wasm', 'cpu'] : [];
@@ -38,8 +41,11 @@ export async function runJsSuite({ gatelab, tf, ort, lab, quick, log }) {
       log(`warning: ${name} failed: ${error.stack ?? error.message}`);
     }
   };
-  await section('matmul', () => matmulRows({ gatelab, tf, ort, shapes, timing, log }));
-  await section('training throughput', () => trainingRows({ lab, tf, tfBackends, quick, timing, log }));
-  await section('figure frame', () => frameRows({ lab, tf, tfBackends: tf ? ['wasm'] : [], quick, timing, log }));
+  if (only !== 'lm') {
+    await section('matmul', () => matmulRows({ gatelab, tf, ort, shapes, timing, log }));
+    await section('training throughput', () => trainingRows({ lab, tf, tfBackends, quick, timing, log }));
+    await section('figure frame', () => frameRows({ lab, tf, tfBackends: tf ? ['wasm'] : [], quick, timing, log }));
+  }
+  await section('language model', () => lmRows({ lab, tf, text, quick, log }));
   return rows;
 }
