@@ -194,14 +194,12 @@ void CemTransformerT<S>::zero_grad() {
 // Attention mixes the tokens of one sequence: it runs sequence by sequence (n tokens each).
 template <class S>
 std::string CemTransformerT<S>::attention_forward(int l, const S* in, int n, S* out) {
+  if (config_.family == CemFamily::standard) return std_attn_[l].forward_sequences(in, n, cached_sequences_, out);
   const std::size_t stride = std::size_t(n) * config_.d;
   for (int b = 0; b < cached_sequences_; ++b) {
     const S* x = in + b * stride;
     S* y = out + b * stride;
-    if (std::string e = config_.family == CemFamily::cem ? cem_attn_[l].forward(x, n, y) : std_attn_[l].forward(x, n, y);
-        !e.empty()) {
-      return e;
-    }
+    if (std::string e = cem_attn_[l].forward(x, n, y); !e.empty()) return e;
   }
   return "";
 }
@@ -210,22 +208,19 @@ std::string CemTransformerT<S>::attention_forward(int l, const S* in, int n, S* 
 template <class S>
 std::string CemTransformerT<S>::mlp_forward(int l, const S* in, int rows, S* out) {
   if (config_.family == CemFamily::cem) return cem_mlp_[l].forward(in, rows, out);
-  std_mlp_[l].forward(in, rows, out);
+  std_mlp_[l].forward_keep(in, rows, out);  // backward reads its hidden layer
   return "";
 }
 
 // Gradients accumulate sequence after sequence, in the order one long pass would add them.
 template <class S>
 std::string CemTransformerT<S>::attention_backward(int l, const S* in, int n, const S* dout, S* din) {
+  if (config_.family == CemFamily::standard) return std_attn_[l].backward_sequences(in, n, cached_sequences_, dout, din);
   const std::size_t stride = std::size_t(n) * config_.d;
   for (int b = 0; b < cached_sequences_; ++b) {
     const S *x = in + b * stride, *g = dout + b * stride;
     S* dx = din + b * stride;
-    if (std::string e = config_.family == CemFamily::cem ? cem_attn_[l].backward(x, n, g, dx, true)
-                                                         : std_attn_[l].backward(x, n, g, dx, true);
-        !e.empty()) {
-      return e;
-    }
+    if (std::string e = cem_attn_[l].backward(x, n, g, dx, true); !e.empty()) return e;
   }
   return "";
 }
@@ -235,7 +230,7 @@ std::string CemTransformerT<S>::attention_backward(int l, const S* in, int n, co
 template <class S>
 std::string CemTransformerT<S>::mlp_backward(int l, const S* in, int rows, const S* dout, S* din) {
   if (config_.family == CemFamily::standard) {
-    std_mlp_[l].backward(in, rows, dout, din, /*accumulate=*/true);
+    std_mlp_[l].backward_kept(in, rows, dout, din, /*accumulate=*/true);
     return "";
   }
   const int n = rows / cached_sequences_;
@@ -249,13 +244,11 @@ std::string CemTransformerT<S>::mlp_backward(int l, const S* in, int rows, const
 }
 
 template <class S>
-std::string CemTransformerT<S>::forward(const S* x, int n, S* out, int sequences) {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_check_call(n, x, out); !e.empty()) return e;
+std::string CemTransformerT<S>::prepare_forward(int n, int sequences) {
   if (sequences < 1 || sequences > cem_max_rows) {
     return "sequences must be in 1…" + std::to_string(cem_max_rows) + " (sequences = " + std::to_string(sequences) + ")";
   }
-  const int d = config_.d, layers = config_.layers, tokens = n;
+  const int d = config_.d, layers = config_.layers;
   const std::size_t rows = std::size_t(n) * sequences, nd = rows * d, slots = 4 * std::size_t(layers) + 2;
   if (nd * slots > cem_max_tensor_floats || rows * std::max(config_.d_in, config_.d_out) > cem_max_tensor_floats) {
     return "n·sequences·d·(4·layers + 2) must be at most " + std::to_string(cem_max_tensor_floats) +
@@ -267,16 +260,54 @@ std::string CemTransformerT<S>::forward(const S* x, int n, S* out, int sequences
   }
   cached_n_ = 0;
   cached_sequences_ = sequences;
-  n = static_cast<int>(rows);  // from here on n counts rows; attention splits them again
-  x_.assign(x, x + std::size_t(n) * config_.d_in);
-  acts_.assign(slots * nd, S(0));
-  inv_rms_.assign((2 * std::size_t(layers) + 1) * n, S(0));
+  // Every slot and 1/rms row is written before it is read: no need to clear them.
+  if (acts_.size() < slots * nd) acts_.resize(slots * nd);
+  if (inv_rms_.size() < (2 * std::size_t(layers) + 1) * rows) inv_rms_.resize((2 * std::size_t(layers) + 1) * rows);
+  return "";
+}
+
+template <class S>
+std::string CemTransformerT<S>::forward(const S* x, int n, S* out, int sequences) {
+  if (!error_.empty()) return error_;
+  if (std::string e = cem_check_call(n, x, out); !e.empty()) return e;
+  if (std::string e = prepare_forward(n, sequences); !e.empty()) return e;
+  const std::size_t rows = std::size_t(n) * sequences;
+  tokens_.clear();
+  x_.assign(x, x + rows * config_.d_in);
+  mm_nt(x, w_in_.data(), acts_.data(), static_cast<int>(rows), config_.d_in, config_.d);  // H⁰ = x W_inᵀ
+  return run_blocks(n, out);
+}
+
+template <class S>
+std::string CemTransformerT<S>::forward_tokens(const std::int32_t* tokens, int n, S* out, int sequences) {
+  if (!error_.empty()) return error_;
+  if (std::string e = cem_check_call(n, tokens, out); !e.empty()) return e;
+  if (std::string e = prepare_forward(n, sequences); !e.empty()) return e;
+  const std::size_t rows = std::size_t(n) * sequences, d = config_.d, d_in = config_.d_in;
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (tokens[r] < 0 || std::size_t(tokens[r]) >= d_in) {
+      return "tokens must be in 0…d_in−1 (tokens[" + std::to_string(r) + "] = " + std::to_string(tokens[r]) + ")";
+    }
+  }
+  x_.clear();
+  tokens_.assign(tokens, tokens + rows);
+  S* h = acts_.data();
+  for (std::size_t r = 0; r < rows; ++r) {  // H⁰ row r = column tokens[r] of W_in
+    const S* w = w_in_.data() + tokens[r];
+    for (std::size_t j = 0; j < d; ++j) h[r * d + j] = S(0) + w[j * d_in];
+  }
+  return run_blocks(n, out);
+}
+
+template <class S>
+std::string CemTransformerT<S>::run_blocks(int tokens, S* out) {
+  const int d = config_.d, layers = config_.layers, n = tokens * cached_sequences_;  // n counts rows
+  const std::size_t nd = std::size_t(n) * d;
   auto slot = [&](std::size_t s) { return acts_.data() + s * nd; };
   auto norm = [&](int row, const S* in, S* y) {
     cem_rmsnorm_forward(in, gains_.data() + std::size_t(row) * d, n, d, S(config_.norm_eps), y,
                         inv_rms_.data() + std::size_t(row) * n);
   };
-  mm_nt(x, w_in_.data(), slot(0), n, config_.d_in, d);  // H⁰ = x W_inᵀ
   const bool standard = config_.family == CemFamily::standard;
   for (int l = 0; l < layers; ++l) {
     S *h = slot(4 * l), *a1 = slot(4 * l + 1), *mid = slot(4 * l + 2), *a2 = slot(4 * l + 3), *next = slot(4 * l + 4);
@@ -306,7 +337,9 @@ std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
     cem_rmsnorm_backward(in, gains_.data() + std::size_t(row) * d, inv_rms_.data() + std::size_t(row) * n, dy, n, d, dx,
                          grad_gains_.data() + std::size_t(row) * d);
   };
-  std::vector<S> dh(nd), da(nd), dmid(nd), tmp(nd);
+  if (grad_x != nullptr && !tokens_.empty()) return "a forward_tokens input has no dL/dx (grad_x must be null)";
+  for (auto* b : {&dh_, &da_, &dmid_, &tmp_}) b->resize(nd);
+  std::vector<S> &dh = dh_, &da = da_, &dmid = dmid_, &tmp = tmp_;
   mm_tn(grad_out, slot(4 * layers + 1), grad_w_out_.data(), config_.d_out, n, d, true);  // dW_out += doutᵀ F
   mm_nn(grad_out, w_out_.data(), da.data(), n, config_.d_out, d);                        // dF = dout W_out
   norm_back(2 * layers, slot(4 * layers), da.data(), dh.data());
@@ -325,6 +358,14 @@ std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
     norm_back(2 * l, slot(4 * l), da.data(), tmp.data());
     for (std::size_t i = 0; i < nd; ++i) tmp[i] += dmid[i];
     dh.swap(tmp);
+  }
+  if (!tokens_.empty()) {  // dW_in += dHᵀ x for one-hot x: row r of dH into column tokens_[r]
+    const std::size_t d_in = config_.d_in;
+    for (int r = 0; r < n; ++r) {
+      S* g = grad_w_in_.data() + tokens_[r];
+      for (int j = 0; j < d; ++j) g[j * d_in] += dh[std::size_t(r) * d + j];
+    }
+    return "";
   }
   mm_tn(dh.data(), x_.data(), grad_w_in_.data(), d, n, config_.d_in, true);  // dW_in += dHᵀ x
   if (grad_x != nullptr) mm_nn(dh.data(), w_in_.data(), grad_x, n, d, config_.d_in);

@@ -74,6 +74,13 @@ void LayerT<S>::backward(const S* x, int rows, const S* grad_out, S* grad_x, Par
 }
 
 template <class S>
+void LayerT<S>::backward_kept(const S* x, int rows, const S* grad_out, S* grad_x, bool accumulate) {
+  Workspace& ws = *workspace_;
+  if (ws.kept != x || ws.rows != rows) compute_hidden(x, rows, ws);
+  backward_from_hidden(x, rows, grad_out, grad_x, grads_, ws, accumulate);
+}
+
+template <class S>
 bool LayerT<S>::train_pass(const S* x, int rows, S* out, S* grad_out, const OutputGradient& output_gradient,
                            Params& grads) const {
   const int d = config_.d_in, o = config_.d_out;
@@ -172,6 +179,7 @@ void LayerT<S>::backward_from_hidden(const S* x, int rows, const S* grad_out, S*
 
 #define GATELAB_INSTANTIATE_BACKWARD(S)                                                                     \
   template void LayerT<S>::backward(const S*, int, const S*, S*, Params&, bool) const;                      \
+  template void LayerT<S>::backward_kept(const S*, int, const S*, S*, bool);                                \
   template bool LayerT<S>::train_pass(const S*, int, S*, S*, const OutputGradient&, Params&) const;         \
   template void LayerT<S>::backward_from_hidden(const S*, int, const S*, S*, Params&, Workspace&, bool) const;
 GATELAB_INSTANTIATE_BACKWARD(float)

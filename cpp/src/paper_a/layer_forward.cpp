@@ -63,6 +63,7 @@ void LayerT<S>::compute_hidden(const S* x, int rows, Workspace& ws) const {
   const std::size_t units = static_cast<std::size_t>(rows) * m;
   const std::size_t factors = units * r;
   ws.rows = rows;
+  ws.kept = nullptr;
   ensure(ws.sk, factors);
   ensure(ws.act, units);
 
@@ -114,9 +115,18 @@ void LayerT<S>::forward(const S* x, int rows, S* out) const {
   }
 }
 
+// All rows at once, the intermediates kept for backward_kept (layer_backward.cpp).
+template <class S>
+void LayerT<S>::forward_keep(const S* x, int rows, S* out) const {
+  compute_hidden(x, rows, *workspace_);
+  workspace_->kept = x;
+  kernels::mm_nn(workspace_->act.data(), params_.v.data(), out, rows, config_.hidden, config_.d_out);
+}
+
 #define GATELAB_INSTANTIATE_FORWARD(S)                                                  \
   template void LayerT<S>::compute_hidden(const S*, int, Workspace&) const; \
-  template void LayerT<S>::forward(const S*, int, S*) const;
+  template void LayerT<S>::forward(const S*, int, S*) const;                \
+  template void LayerT<S>::forward_keep(const S*, int, S*) const;
 GATELAB_INSTANTIATE_FORWARD(float)
 GATELAB_INSTANTIATE_FORWARD(double)
 #undef GATELAB_INSTANTIATE_FORWARD

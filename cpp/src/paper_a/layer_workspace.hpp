@@ -11,6 +11,7 @@ namespace gatelab {
 template <class S>
 struct LayerT<S>::Workspace {
   int rows = 0;
+  const S* kept = nullptr;  // the x of forward_keep while these are still its intermediates
   std::vector<S> sq;      // (rows, m·r)  a = x·Qᵀ        (symmetric, gated)
   std::vector<S> sk;      // (rows, m·r)  b = x·Kᵀ        (mlp: (rows, m))
   std::vector<S> gate;    // (rows, m·r)  σ(a)            (gated)

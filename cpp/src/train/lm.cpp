@@ -65,7 +65,7 @@ LmSession::LmSession(const LmConfig& config, std::shared_ptr<const CharCorpus> c
       stream_(config.data_seed, 13u) {
   if (!error_.empty()) return;
   const std::size_t rows = std::size_t(config.context) * config.batch, vocab = corpus_->vocab.size();
-  onehot_.assign(rows * vocab, 0.0f);
+  inputs_.assign(rows, 0);
   logits_.assign(rows * vocab, 0.0f);
   grad_.assign(rows * vocab, 0.0f);
   targets_.assign(rows, 0);
@@ -73,19 +73,19 @@ LmSession::LmSession(const LmConfig& config, std::shared_ptr<const CharCorpus> c
   initial_qk_ = qk_balances();
 }
 
+// The characters go in as symbol indices: the model's one-hot input without the one-hot
+// matrix (CemTransformer::forward_tokens, the same bits).
 std::string LmSession::forward_windows(const std::vector<std::int32_t>& text, const std::size_t* starts, int count) {
-  const int c = config_.context, vocab = corpus_->vocab.size();
-  const std::size_t rows = std::size_t(count) * c;
-  std::fill(onehot_.begin(), onehot_.begin() + rows * vocab, 0.0f);
+  const int c = config_.context;
   for (int b = 0; b < count; ++b) {
     const std::int32_t* chars = text.data() + starts[b];
     for (int i = 0; i < c; ++i) {
       const std::size_t row = std::size_t(b) * c + i;
-      onehot_[row * vocab + chars[i]] = 1.0f;
+      inputs_[row] = chars[i];
       targets_[row] = chars[i + 1];
     }
   }
-  return model_.forward(onehot_.data(), c, logits_.data(), count);
+  return model_.forward_tokens(inputs_.data(), c, logits_.data(), count);
 }
 
 double LmSession::mlp_output_rms(int l) {
@@ -177,15 +177,13 @@ std::string LmSession::sample(int count, float temperature, std::uint64_t seed, 
   if (!(temperature > 0.0f && temperature <= 100.0f)) return "temperature must be in (0, 100]";
   const int c = config_.context, vocab = corpus_->vocab.size();
   std::vector<std::int32_t> text(corpus_->validation.begin(), corpus_->validation.begin() + c);
-  std::vector<float> onehot(std::size_t(c) * vocab), logits(std::size_t(c) * vocab);
+  std::vector<float> logits(std::size_t(c) * vocab);
   std::vector<double> p(vocab);
   Pcg32 rng(seed, 17u);
   out->clear();
   for (int k = 0; k < count; ++k) {
     const std::int32_t* window = text.data() + text.size() - c;
-    std::fill(onehot.begin(), onehot.end(), 0.0f);
-    for (int i = 0; i < c; ++i) onehot[std::size_t(i) * vocab + window[i]] = 1.0f;
-    if (std::string e = model_.forward(onehot.data(), c, logits.data()); !e.empty()) return e;
+    if (std::string e = model_.forward_tokens(window, c, logits.data()); !e.empty()) return e;
     const float* row = logits.data() + std::size_t(c - 1) * vocab;
     double top = row[0], sum = 0;
     for (int v = 1; v < vocab; ++v) top = std::max(top, double(row[v]));

@@ -118,3 +118,32 @@ TEST(CemBaselines, CountParametersAndValidate) {
   EXPECT_NE(validate(cem_block_std_mlp_config(slot, 0)).find("hidden"), std::string::npos);
   EXPECT_NE(validate(slot).find("mlp: hidden"), std::string::npos);
 }
+
+TEST(CemStdAttention, SequencesInOneCallGiveTheBitsOfOneCallPerSequence) {
+  // forward_sequences / backward_sequences (all rows' projections in one product, the kept q,
+  // k, v, α read back) against forward / backward(accumulate) sequence by sequence. The last
+  // case keeps too many attention weights to hold (backward recomputes them from q and k).
+  struct Case {
+    int d, heads, n, sequences;
+  };
+  for (const Case c : {Case{16, 4, 8, 3}, Case{12, 3, 5, 1}, Case{8, 8, 512, 3}}) {
+    CemStdAttention together({c.d, c.heads, 0.0f, 21}), apart({c.d, c.heads, 0.0f, 21});
+    const int rows = c.n * c.sequences;
+    const auto x = cemtest::randn<float>(std::size_t(rows) * c.d, 22);
+    const auto g = cemtest::randn<float>(std::size_t(rows) * c.d, 23);
+    std::vector<float> out(x.size()), out1(x.size()), dx(x.size()), dx1(x.size());
+    ASSERT_EQ(together.forward_sequences(x.data(), c.n, c.sequences, out.data()), "");
+    ASSERT_EQ(together.backward_sequences(x.data(), c.n, c.sequences, g.data(), dx.data()), "");
+    for (int b = 0; b < c.sequences; ++b) {
+      const std::size_t at = std::size_t(b) * c.n * c.d;
+      ASSERT_EQ(apart.forward(x.data() + at, c.n, out1.data() + at), "");
+      ASSERT_EQ(apart.backward(x.data() + at, c.n, g.data() + at, dx1.data() + at, true), "");
+    }
+    EXPECT_EQ(std::memcmp(out.data(), out1.data(), out.size() * sizeof(float)), 0) << c.n;
+    EXPECT_EQ(std::memcmp(dx.data(), dx1.data(), dx.size() * sizeof(float)), 0) << c.n;
+    const auto a = together.parameters(), b = apart.parameters();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(std::memcmp(a[i].grad, b[i].grad, a[i].size * sizeof(float)), 0) << a[i].name << " " << c.n;
+    }
+  }
+}

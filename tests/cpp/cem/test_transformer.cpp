@@ -308,3 +308,34 @@ TEST(CemTransformer, SequencesInOneCallGiveTheBitsOfOneCallPerSequence) {
     EXPECT_NE(batched.forward(x.data(), n, out.data(), 0), "");
   }
 }
+
+TEST(CemTransformer, TokenInputGivesTheBitsOfOneHotRows) {
+  // forward_tokens against forward on the one-hot matrix: outputs and every gradient bit for
+  // bit, also with a W_in entry of −0 (one-hot sums give +0 there, and so does 0 + w).
+  CemTransformerConfig c = small_config(CemFamily::standard);
+  c.d_in = 7;
+  c.d_out = 7;
+  CemTransformer dense(c), sparse(c);
+  for (CemTransformer* m : {&dense, &sparse}) find_parameter(m->parameters(), "w_in")->value[3] = -0.0f;
+  const int n = 6, sequences = 2, rows = n * sequences;
+  std::vector<std::int32_t> tokens(rows);
+  for (int r = 0; r < rows; ++r) tokens[r] = (r * 5 + 3) % c.d_in;
+  tokens[1] = 3;  // the −0 entry is W_in(0, 3)
+  std::vector<float> onehot(std::size_t(rows) * c.d_in, 0.0f);
+  for (int r = 0; r < rows; ++r) onehot[std::size_t(r) * c.d_in + tokens[r]] = 1.0f;
+  const auto g = cemtest::randn<float>(std::size_t(rows) * c.d_out, 31);
+  std::vector<float> out(g.size()), out1(g.size());
+  ASSERT_EQ(dense.forward(onehot.data(), n, out.data(), sequences), "");
+  ASSERT_EQ(dense.backward(g.data(), nullptr), "");
+  ASSERT_EQ(sparse.forward_tokens(tokens.data(), n, out1.data(), sequences), "");
+  ASSERT_EQ(sparse.backward(g.data(), nullptr), "");
+  EXPECT_EQ(std::memcmp(out.data(), out1.data(), out.size() * sizeof(float)), 0);
+  const auto a = dense.parameters(), b = sparse.parameters();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(std::memcmp(a[i].grad, b[i].grad, a[i].size * sizeof(float)), 0) << a[i].name;
+  }
+  std::vector<float> dx(std::size_t(rows) * c.d_in);
+  EXPECT_NE(sparse.backward(g.data(), dx.data()), "");  // a token input has no dL/dx
+  tokens[0] = c.d_in;
+  EXPECT_NE(sparse.forward_tokens(tokens.data(), n, out1.data(), sequences), "");
+}

@@ -148,6 +148,36 @@ TEST_P(LayerGradients, TrainPassGivesTheBitsOfForwardAndBackwardOverAllRows) {
   EXPECT_EQ(calls, 2);
 }
 
+TEST_P(LayerGradients, KeptForwardGivesTheBitsOfForwardAndBackward) {
+  // forward_keep + backward_kept (no recomputation) against forward + backward; a forward of
+  // another x in between makes backward_kept recompute, with the same bits again.
+  const LayerConfig c = config();
+  Layer kept(c), plain(c);
+  Pcg32 rng(17);
+  const int rows = 300;  // more than forward's 256-row chunks
+  const std::vector<float> x = random_floats(rng, rows * c.d_in), other = random_floats(rng, rows * c.d_in);
+  const std::vector<float> g = random_floats(rng, rows * c.d_out);
+  std::vector<float> out(rows * c.d_out), out1(out.size()), dx(rows * c.d_in), dx1(dx.size());
+  auto same_bits = [](const float* a, const float* b, std::size_t n) {  // n = 0: the mlp's empty Q
+    return n == 0 || std::memcmp(a, b, n * sizeof(float)) == 0;
+  };
+  kept.forward_keep(x.data(), rows, out.data());
+  plain.forward(x.data(), rows, out1.data());
+  EXPECT_TRUE(same_bits(out.data(), out1.data(), out.size()));
+  kept.backward_kept(x.data(), rows, g.data(), dx.data(), false);
+  plain.backward(x.data(), rows, g.data(), dx1.data(), false);
+  EXPECT_TRUE(same_bits(dx.data(), dx1.data(), dx.size()));
+  EXPECT_TRUE(same_bits(kept.grads().q.data(), plain.grads().q.data(), kept.grads().q.size()));
+  EXPECT_TRUE(same_bits(kept.grads().k.data(), plain.grads().k.data(), kept.grads().k.size()));
+  EXPECT_TRUE(same_bits(kept.grads().v.data(), plain.grads().v.data(), kept.grads().v.size()));
+  kept.forward_keep(x.data(), rows, out.data());
+  kept.forward(other.data(), rows, out.data());
+  kept.backward_kept(x.data(), rows, g.data(), dx.data(), true);
+  plain.backward(x.data(), rows, g.data(), dx1.data(), true);
+  EXPECT_TRUE(same_bits(dx.data(), dx1.data(), dx.size()));
+  EXPECT_TRUE(same_bits(kept.grads().k.data(), plain.grads().k.data(), kept.grads().k.size()));
+}
+
 INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients, testing::ValuesIn(testing_support::layer_cases({1, 2, 3}, {0.5f, 1.0f})),
                          layer_case_name);
 

@@ -62,12 +62,37 @@ class CemStdAttentionT {
   // Sets (or adds to) grads(); writes dL/dx when grad_x is not null. Recomputes the forward.
   std::string backward(const S* x, int n, const S* grad_out, S* grad_x, bool accumulate = false);
 
+  // The transformer's path: x holds `sequences` causal sequences of n tokens one after the
+  // other ((sequences·n) × d), each attending only to itself. The projections and the weight
+  // gradients run over all rows at once, the scores sequence by sequence and head by head;
+  // forward_sequences keeps q, k, v, the head outputs and (when they fit) the attention
+  // weights, and backward_sequences, given the same x, reads them instead of recomputing.
+  // The bits are those of forward / backward(accumulate = true) called on each sequence in
+  // turn. backward_sequences adds to grads().
+  std::string forward_sequences(const S* x, int n, int sequences, S* out);
+  std::string backward_sequences(const S* x, int n, int sequences, const S* grad_out, S* grad_x);
+
+  // What one forward keeps for its backward, and the backward's scratch (reused between calls).
+  struct Cache {
+    const S* x = nullptr;  // the input these belong to (null: none)
+    int n = 0, sequences = 0;
+    bool alpha_kept = false;
+    std::vector<S> q, k, v;  // per head, all rows: (heads, rows, d_h)
+    std::vector<S> alpha;    // per sequence and head: (sequences, heads, n, n), when alpha_kept
+    std::vector<S> o;        // the heads' outputs side by side: (rows, d)
+    std::vector<S> rows_d, head, scores, dq, dk, dv, stacked, w_stacked;  // scratch
+  };
+
  private:
+  void forward_into(Cache& cache, const S* x, int n, int sequences, S* out) const;
+  void backward_from(Cache& cache, const S* x, const S* grad_out, S* grad_x);
+
   CemStdAttentionConfig config_;
   std::string error_;
   int dh_ = 0;
   S beta_ = 0;
   CemStdAttentionParamsT<S> params_, grads_;
+  Cache cache_;
 };
 
 using CemStdAttention = CemStdAttentionT<float>;

@@ -96,6 +96,12 @@ class CemTransformerT {
   // out: (sequences·n, d_out); keeps the activations for backward(). Attention runs sequence
   // by sequence, everything else on all rows at once (the same bits as one call per sequence).
   std::string forward(const S* x, int n, S* out, int sequences = 1);
+  // The same for one-hot rows given as the index of each row's 1 (0 ≤ tokens[r] < d_in): row r
+  // of H⁰ is column tokens[r] of W_in, and backward adds row r of dL/dH⁰ to that column of
+  // dW_in, row after row. For every finite W_in these are the bits of forward() on the one-hot
+  // matrix (0 + w_in, then sums that add only exact zeros), without its (rows × d_in) products.
+  // After it, backward() writes no dL/dx (grad_x must be null).
+  std::string forward_tokens(const std::int32_t* tokens, int n, S* out, int sequences = 1);
   // Given dL/d(out) (rows, d_out) of the last forward: adds dL/dθ to the grads and writes dL/dx
   // (rows, d_in) when grad_x is not null.
   std::string backward(const S* grad_out, S* grad_x);
@@ -111,6 +117,9 @@ class CemTransformerT {
   LayerT<S>* std_mlp(int l);
 
  private:
+  // Checks a forward's sizes and sizes the activations; then the blocks from H⁰ in slot 0.
+  std::string prepare_forward(int n, int sequences);
+  std::string run_blocks(int tokens, S* out);
   std::string attention_forward(int l, const S* in, int n, S* out);
   std::string mlp_forward(int l, const S* in, int rows, S* out);
   std::string attention_backward(int l, const S* in, int n, const S* dout, S* din);
@@ -129,6 +138,8 @@ class CemTransformerT {
   int cached_n_ = 0;  // rows of the last forward (0: none), its tokens per sequence and sequences
   int cached_tokens_ = 0, cached_sequences_ = 1;
   std::vector<S> x_, acts_, inv_rms_;
+  std::vector<std::int32_t> tokens_;  // the input of forward_tokens (then x_ is empty)
+  std::vector<S> dh_, da_, dmid_, tmp_;  // backward's scratch, kept between calls
 };
 
 using CemTransformer = CemTransformerT<float>;

@@ -113,6 +113,13 @@ class LayerT {
     backward(x, rows, grad_out, grad_x, grads_, accumulate);
   }
 
+  // forward that keeps every row's hidden intermediates, and the backward into grads() that
+  // reads them instead of recomputing them when given the same x and rows (any other call in
+  // between, or another x, makes it recompute): a transformer's training step, which keeps its
+  // activations anyway. The bits are those of forward and backward.
+  void forward_keep(const S* x, int rows, S* out) const;
+  void backward_kept(const S* x, int rows, const S* grad_out, S* grad_x, bool accumulate);
+
   // One training pass: forward, dL/d(out) and backward to the parameter gradients, in
   // chunks of rows small enough that every intermediate stays in L1 (a 500-row batch of a
   // 16-unit layer otherwise streams ~200 KB through L2 per pass), each chunk's hidden layer

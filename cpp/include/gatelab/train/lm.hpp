@@ -103,7 +103,7 @@ class LmSession {
 
  private:
   // Forward of `count` windows starting at `starts` (their C + 1 characters in `text`); fills
-  // the targets, and logits via the model.
+  // the inputs and targets, and logits via the model.
   std::string forward_windows(const std::vector<std::int32_t>& text, const std::size_t* starts, int count);
   void scale_mlps_to_rms(float target);
   std::vector<double> qk_balances();
@@ -117,8 +117,8 @@ class LmSession {
   std::vector<double> losses_;
   std::vector<double> initial_qk_;
   bool diverged_ = false;
-  std::vector<float> onehot_, logits_, grad_;
-  std::vector<std::int32_t> targets_;
+  std::vector<float> logits_, grad_;
+  std::vector<std::int32_t> inputs_, targets_;
 };
 
 }  // namespace gatelab
