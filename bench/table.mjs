@@ -43,7 +43,7 @@ export function formatTable(columns, rows, peak) {
   const header = [];
   for (const c of used) {
     header.push({ title: c.label, get: (line) => line.values[c.key] });
-    if (c.wasm && peak) {
+    if (c.wasm && peak && rows.some((r) => r.unit === 'GFLOP/s')) {
       const known = (line) => line.unit === 'GFLOP/s' && line.values[c.key] !== undefined;
       header.push({ title: `${c.label} %pk`, get: (line) => (known(line) ? (100 * line.values[c.key]) / peak.gflops : undefined) });
     }

@@ -34,12 +34,13 @@ export async function runBench({ quick, benches, only = null }) {
     }
   }
   let gatelab = null, tf = null, ort = null, text = '';
-  try {
-    if (only === 'lm') throw new Error('not needed for --only lm');
-    const { default: create } = await import('/bench-build/cpp/bench_module.mjs');
-    gatelab = await create({ locateFile: (file) => `/bench-build/cpp/${file}` });
-  } catch (error) {
-    log(`warning: bench_module unavailable: ${error.message}`);
+  if (only !== 'lm') {  // the matrix products' GateLab side; --only lm does not need it
+    try {
+      const { default: create } = await import('/bench-build/cpp/bench_module.mjs');
+      gatelab = await create({ locateFile: (file) => `/bench-build/cpp/${file}` });
+    } catch (error) {
+      log(`warning: bench_module unavailable: ${error.message}`);
+    }
   }
   try {
     const bundle = await import('/bench-build/tf/tf-browser.mjs');
@@ -53,14 +54,15 @@ export async function runBench({ quick, benches, only = null }) {
   } catch (error) {
     log(`warning: TF.js unavailable: ${error.message}`);
   }
-  try {
-    if (only === 'lm') throw new Error('not needed for --only lm');
-    ort = await import('/bench-vendor/onnxruntime-web/ort.wasm.min.mjs');
-    ort.env.wasm.numThreads = 1;
-    ort.env.wasm.proxy = false;
-    ort.env.wasm.wasmPaths = '/bench-vendor/onnxruntime-web/';
-  } catch (error) {
-    log(`warning: ONNX Runtime Web unavailable: ${error.message}`);
+  if (only !== 'lm') {
+    try {
+      ort = await import('/bench-vendor/onnxruntime-web/ort.wasm.min.mjs');
+      ort.env.wasm.numThreads = 1;
+      ort.env.wasm.proxy = false;
+      ort.env.wasm.wasmPaths = '/bench-vendor/onnxruntime-web/';
+    } catch (error) {
+      log(`warning: ONNX Runtime Web unavailable: ${error.message}`);
+    }
   }
   try {
     const answer = await fetch('/bench-data/sotu-1790-1880.txt');

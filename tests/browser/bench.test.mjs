@@ -23,3 +23,14 @@ test('node bench/run.mjs --quick --browser produces every row in Chromium', { ti
   assert.deepEqual(missing, [], 'every expected row is present');
   assert.deepEqual(bad, [], 'every value is a positive finite number');
 });
+
+test('--only lm --browser runs the LM rows alone in Chromium and ends with the lm line', { timeout: 10 * 60 * 1000 }, () => {
+  const run = spawnSync(process.execPath, ['bench/run.mjs', '--quick', '--browser', '--only', 'lm'],
+    { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 10 * 60 * 1000 });
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(run.stderr.split('\n').filter((line) => /failed|unavailable|page error|warning/.test(line)), []);
+  const lines = run.stdout.trimEnd().split('\n');
+  assert.match(lines.at(-1), /^lm: GateLab \d+(\.\d)? steps\/s, TF\.js-wasm \d+(\.\d)? steps\/s, ratio \d+\.\d\d$/);
+  assert.match(run.stdout, /^lm_train_step core\s/m);
+  assert.doesNotMatch(run.stdout, /matmul_nn|size_wasm/);
+});
