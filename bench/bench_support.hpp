@@ -86,7 +86,8 @@ struct PerCall {
 
 // Calls fn until timing.warmup_s has passed (and at least 3 times), then times
 // timing.repeats batches; each batch runs until timing.batch_s has passed, so a coarse clock
-// (a browser's ticks in 5–100 µs steps) still gives sound rates. Median and best per call.
+// (a browser's ticks in 5–100 µs steps) still gives sound rates; a batch also runs until the
+// clock has moved, so a batch_s of 0 never reports 0 s per call. Median and best per call.
 // `clock` measures the batches (now_seconds, or cpu_seconds on a busy machine).
 template <class F>
 PerCall time_per_call(F&& fn, const Timing& timing, double (*clock)() = now_seconds) {
@@ -101,7 +102,7 @@ PerCall time_per_call(F&& fn, const Timing& timing, double (*clock)() = now_seco
       fn();
       ++n;
       dt = clock() - t0;
-    } while (dt < timing.batch_s);
+    } while (dt < timing.batch_s || dt <= 0);  // a coarse clock can tick 0 over a short call
     per_call.push_back(dt / n);
   }
   std::sort(per_call.begin(), per_call.end());

@@ -37,9 +37,12 @@ async function collectInPage() {
     element.scrollIntoView();
     await element.ready;
     // The Share dialog is built on first use: open it once so its parts are listed too.
-    element.shadowRoot.querySelector('[part~="share"]').click();
-    await new Promise((resolve) => {
-      const wait = () => (element.shadowRoot.querySelector('dialog[open]') ? resolve() : setTimeout(wait, 10));
+    element.shadowRoot.querySelector('button[part~="share"]').click();
+    // A figure whose Share button opens nothing fails here by name instead of hanging the run.
+    const since = performance.now();
+    await new Promise((resolve, reject) => {
+      const wait = () => (element.shadowRoot.querySelector('dialog[open]') ? resolve()
+        : performance.now() - since > 10000 ? reject(new Error(`<${tag}>: the Share button opened no dialog`)) : setTimeout(wait, 10));
       wait();
     });
     element.shadowRoot.querySelector('dialog').close();

@@ -14,13 +14,20 @@ describe('<gatelab-rank>', () => {
   });
   after(() => session?.close());
 
-  it('the error falls with r and vanishes at r = d; the rows are lab.rankApprox’s; the slider moves r', async () => {
+  it('the error falls with r and vanishes at r* ≤ d; the rows are lab.rankApprox’s; the slider moves r', async () => {
     const { page, context, problems } = await figurePage(session, `<${TAG} d-in="6" activation="silu" seed="2"></${TAG}>`, TAG);
     await assertDrawn(page, TAG);
     const rows = await page.locator(TAG).evaluate((el) => el.rows);
-    assert.deepEqual(rows.map((r) => r.rank), [1, 2, 3, 4, 5, 6]);
+    // §A6: r pairs keep r positive and r negative eigenvalues, so a generic d = 6 layer is exact
+    // before r = d (at r* = max over units of max(#positive, #negative) eigenvalues ≥ ⌈d/2⌉).
+    const exactAt = rows.length;
+    assert.ok(exactAt >= 3 && exactAt < 6, `exact at r* = ${exactAt}`);
+    assert.deepEqual(rows.map((r) => r.rank), Array.from({ length: exactAt }, (_, i) => i + 1));
     for (let i = 1; i < rows.length; i++) assert.ok(rows[i].error < rows[i - 1].error);
-    assert.ok(rows[5].error < 1e-5);
+    assert.ok(rows.at(-1).error < 1e-5 && rows.at(-1).exact);
+    assert.ok(rows.slice(0, -1).every((r) => !r.exact));
+    for (const r of rows) assert.ok(r.energy >= r.onePerPairEnergy - 1e-6, 'the best truncation keeps at least the one-per-pair energy');
+    assert.ok(rows.at(-1).onePerPairError > 1e-3, 'one eigenvalue per pair is not yet exact at r*');
     assert.equal(rows[0].parameters, 4 * (2 * 6 + 2), 'rank 1: a gated MLP’s count m(2d + dOut)');
     const direct = await page.evaluate(async () => {
       const { sharedLab } = await import('/components/base/shared-lab.js');
@@ -34,12 +41,14 @@ describe('<gatelab-rank>', () => {
     await page.keyboard.press('ArrowRight');
     await settled(page, TAG);
     assert.equal(await page.locator(TAG).getAttribute('rank'), '3');
-    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText), /^Rank r = 3 of d = 6/);
+    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText), /^Rank r = 3 of d = 6.*exact from r = \d on/);
     const after = await canvasStats(page, TAG);
     assert.notEqual(after[0].hash, before[0].hash);
     assert.notEqual(after[1].hash, before[1].hash);
     assert.equal(await pressOnSelect(page, TAG, 'Width d'), '8');
-    assert.equal((await page.locator(TAG).evaluate((el) => el.rows)).length, 8);
+    const wide = await page.locator(TAG).evaluate((el) => el.rows);
+    assert.ok(wide.length >= 4 && wide.length <= 8 && wide.at(-1).exact, `d = 8: exact at r* = ${wide.length}`);
+    assert.equal(await slider.getAttribute('max'), String(wide.length), 'the slider stops at r*');
     assert.deepEqual(problems, []);
     await context.close();
   });
@@ -47,18 +56,21 @@ describe('<gatelab-rank>', () => {
   it('fits 320 px in dark mode; URL; exports', async () => {
     const { page, context, problems } = await figurePage(session, `<${TAG} id="rk" url-state></${TAG}>`, TAG,
       { viewport: { width: 320, height: 700 }, colorScheme: 'dark', hash: '#rk.rank=2&rk.d-in=4' });
-    assert.deepEqual(await page.locator(TAG).evaluate((el) => [el.rank, el.dIn, el.rows.length]), [2, 4, 4]);
+    const [rank, dIn, exactAt] = await page.locator(TAG).evaluate((el) => [el.rank, el.dIn, el.rows.length]);
+    assert.deepEqual([rank, dIn], [2, 4]);
+    assert.ok(exactAt >= 2 && exactAt <= 4);
     const fit = await overflow(page, TAG);
     assert.deepEqual([fit.page, fit.figure, fit.parts], [0, 0, 0], JSON.stringify(fit));
     assert.ok(await cornerLuminance(page, TAG) < 60);
-    await page.locator(TAG).evaluate((el) => { el.rank = 4; });
+    await page.locator(TAG).evaluate((el) => { el.rank = 3; });
     await settled(page, TAG);
-    assert.equal((await hashParams(page)).get('rk.rank'), '4');
+    assert.equal((await hashParams(page)).get('rk.rank'), '3');
     await page.locator(TAG).screenshot({ path: screenshotPath('paper-a-rank-320-dark') });
     const out = await exportAll(page, TAG);
     const lines = out.csv.trim().split(/\r\n/);
-    assert.equal(lines[0], 'rank,relative_error,energy_kept,parameters,flops_per_token');
-    assert.equal(lines.length, 5);
+    assert.equal(lines[0], 'rank,relative_error,energy_kept,one_per_pair_error,one_per_pair_energy_kept,exact,parameters,flops_per_token');
+    assert.equal(lines.length, exactAt + 1);
+    assert.equal(lines.at(-1).split(',')[5], '1', 'the last row is exact');
     assert.deepEqual(problems, []);
     await context.close();
   });

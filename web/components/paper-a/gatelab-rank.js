@@ -1,10 +1,12 @@
 // <gatelab-rank activation="relu" d-in="8" units="4" d-out="2" rank="1" seed="1">
 //
 // docs/MATH.md §A3 → §A4: a random full bilinear attention MLP (every unit's score matrix
-// A_j = Q_jᵀK_j of full rank d) and its best rank-r approximations, r = 1 … d: the truncated
-// eigendecomposition of each symmetrised A_j (lab.rankApprox, in the worker). Left: the output
-// error and the discarded share of the score matrices' energy against r. Right: parameters
-// and FLOPs per token against r; r = 1 is the symmetric rank-1 form, with a gated MLP's count.
+// A_j = Q_jᵀK_j of full rank d) and its best rank-r approximations (§A6, §A18): each unit keeps
+// the r largest positive and the r most negative eigenvalues of its symmetrised A_j, since one
+// (q, k) pair carries one of each. The rows run r = 1 … r*, the first rank at which that is exact
+// (lab.rankApprox, in the worker). Left: the output error, the discarded share of the score
+// matrices' energy, and the older one-eigenvalue-per-pair truncation as a labelled comparison.
+// Right: parameters and FLOPs per token against r; r = 1 is a gated MLP's count.
 import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createRange, createReseedButton, createSelect, syncActivationSelect } from '../base/controls.js';
 import { WorkerRun } from '../runner/worker-run.js';
@@ -44,7 +46,10 @@ export class GateLabRank extends GateLabFigure {
   #rows = null;
   #run = new WorkerRun(this);
 
-  /** The library's rows { rank, error, parameters, flops, energy } for r = 1 … dIn, or null. */
+  /**
+   * The library's rows { rank, error, parameters, flops, energy, onePerPairError,
+   * onePerPairEnergy, exact } for r = 1 … r* (the first exact rank), or null.
+   */
   get rows() {
     return this.#rows ? this.#rows.map((r) => ({ ...r })) : null;
   }
@@ -72,8 +77,9 @@ export class GateLabRank extends GateLabFigure {
 
   syncControls() {
     const { rank, activation, dIn, reseed } = this.#controls;
-    rank.input.max = String(this.state.dIn);
-    rank.set(this.state.rank);
+    // Past r* every rank is exact: the slider stops there once the rows are known.
+    rank.input.max = String(this.#rows ? this.#rows.length : this.state.dIn);
+    rank.set(Math.min(this.state.rank, Number(rank.input.max)));
     syncActivationSelect(activation.select, this.lab, this.state.activation);
     if (![...dIn.select.options].some((o) => o.value === String(this.state.dIn))) {
       dIn.select.append(new Option(String(this.state.dIn), String(this.state.dIn)));
@@ -97,6 +103,7 @@ export class GateLabRank extends GateLabFigure {
     return this.#run.run('rankApprox', { activation, dIn, hidden: units, dOut, seed, inputs: 256 }, {
       onResult: (rows) => {
         this.#rows = rows;
+        this.syncControls();
         this.#show();
       },
     });
@@ -113,13 +120,13 @@ export class GateLabRank extends GateLabFigure {
     if (!rows) return '';
     const { rank, dIn, units, activation } = this.state;
     const row = rows[Math.min(rank, rows.length) - 1];
-    const full = rows.at(-1);
+    const exactAt = rows.at(-1).rank;
     const what = row.rank === 1 ? ' (the symmetric rank-1 form: a gated MLP’s parameter count)'
-      : row.rank === dIn ? ' (the full layer itself)' : '';
+      : row.exact ? ' (exact: the full layer itself)' : '';
     return `Rank r = ${row.rank} of d = ${dIn}${what}, ${units} units, σ = ${activationDisplayName(activation, this.lab)}: `
-      + `relative output error ${formatNumber(row.error)}, keeping ${formatNumber(100 * row.energy)} % of the score `
-      + `matrices’ energy; ${row.parameters} parameters and ${row.flops} FLOPs per token, against `
-      + `${full.parameters} and ${full.flops} at full rank.`;
+      + `relative output error ${formatNumber(row.error)} (one eigenvalue per pair: ${formatNumber(row.onePerPairError)}), `
+      + `keeping ${formatNumber(100 * row.energy)} % of the score matrices’ energy; ${row.parameters} parameters and `
+      + `${row.flops} FLOPs per token. The best rank-r layer is exact from r = ${exactAt} on.`;
   }
 
   draw() {
@@ -134,18 +141,22 @@ export class GateLabRank extends GateLabFigure {
       const fontSize = this.fontSizeFor(width);
       const error = rows.map((r) => Math.max(FLOOR, r.error));
       const lost = rows.map((r) => Math.max(FLOOR, 1 - r.energy));
-      const top = Math.max(1, ...error, ...lost);
+      const onePerPair = rows.map((r) => Math.max(FLOOR, r.onePerPairError));
+      const top = Math.max(1, ...error, ...lost, ...onePerPair);
       drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         xDomain: [0.6, rows.length + 0.4], yDomain: [Math.log10(FLOOR) - 0.2, Math.log10(top) + 0.2], yLog: true,
         xTicks: linearTicks(1, rows.length, Math.min(rows.length, width < 360 ? 4 : 8)).filter((t) => Number.isInteger(t.value)),
         yTicks: [{ value: Math.log10(FLOOR), label: '0' }, ...logTicks(-6, Math.log10(top), 4).filter((t) => t.value > -7)],
-        theme, fontSize, xLabel: 'rank r', yLabel: 'relative (log)', title: 'Error of the rank-r layer',
+        theme, fontSize, xLabel: 'rank r', yLabel: 'relative (log)',
+        title: `Error of the rank-r layer (exact at r = ${rows.at(-1).rank})`,
         series: [{ x: ranks, y: error, color: theme.accent, width: 2.5, dots: true },
-          { x: ranks, y: lost, color: theme.accent2, width: 2, dash: [6, 4], dots: true }],
+          { x: ranks, y: lost, color: theme.accent2, width: 2, dash: [6, 4], dots: true },
+          { x: ranks, y: onePerPair, color: theme.muted, width: 1.5, dash: [2, 3], dots: true }],
         vlines: [{ x: selected, color: theme.fg, dash: [3, 3], width: 1 }],
         dots: [{ x: selected, y: error[selected - 1], color: theme.accent }],
         legend: [{ label: 'output error', color: theme.accent, width: 2.5 },
-          { label: 'score energy dropped', color: theme.accent2, dash: [6, 4] }],
+          { label: 'score energy dropped', color: theme.accent2, dash: [6, 4] },
+          { label: 'one eigenvalue per pair', color: theme.muted, dash: [2, 3] }],
       });
     }
     {
@@ -164,7 +175,9 @@ export class GateLabRank extends GateLabFigure {
   }
 
   csv() {
-    const rows = (this.#rows ?? []).map((r) => [r.rank, r.error, r.energy, r.parameters, r.flops]);
-    return { columns: ['rank', 'relative_error', 'energy_kept', 'parameters', 'flops_per_token'], rows };
+    const rows = (this.#rows ?? []).map((r) => [r.rank, r.error, r.energy, r.onePerPairError, r.onePerPairEnergy,
+      r.exact ? 1 : 0, r.parameters, r.flops]);
+    return { columns: ['rank', 'relative_error', 'energy_kept', 'one_per_pair_error', 'one_per_pair_energy_kept', 'exact',
+      'parameters', 'flops_per_token'], rows };
   }
 }

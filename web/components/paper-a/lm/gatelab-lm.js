@@ -83,7 +83,7 @@ export class GateLabLm extends GateLabFigure {
   build({ plots, controls, exportGroup }) {
     this.#canvases = {
       loss: this.createCanvas({ name: 'loss', label: 'Validation loss of every model against training steps' }),
-      share: this.createCanvas({ name: 'share', label: 'Antisymmetric share of each gated MLP against training steps' }),
+      share: this.createCanvas({ name: 'antisymmetric-share', label: 'Antisymmetric share of each gated MLP against training steps' }),
     };
     this.#table = document.createElement('div');
     this.#table.className = 'results';

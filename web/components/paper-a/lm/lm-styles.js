@@ -2,11 +2,11 @@
 // a phone, side by side from 620 px), the control fieldsets, the results table and the samples.
 export const LM_STYLES = `
 .plots canvas.loss { aspect-ratio: 1.3; }
-.plots canvas.share { aspect-ratio: 1.7; }
+.plots canvas.antisymmetric-share { aspect-ratio: 1.7; }
 @container (min-width: 620px) {
   .plots { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
   .plots canvas.loss { aspect-ratio: 1.45; }
-  .plots canvas.share { aspect-ratio: 0.97; }
+  .plots canvas.antisymmetric-share { aspect-ratio: 0.97; }
 }
 .controls { align-items: stretch; }
 .group { border: 1px solid var(--gl-grid); border-radius: 8px; padding: 4px 10px 8px; margin: 0;

@@ -14,27 +14,28 @@ const fmin = (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, 
 const fmax = (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b));
 
 /**
- * Mean, std, min and max over seeds of one metric, record by record (as race.cpp's Accumulator).
+ * Mean, std, min and max over seeds of one metric, record by record (as race.cpp's Accumulator
+ * with base/stats.cpp's summarize: the mean in double, then the sample SD about it, n − 1).
  * @param {Float32Array[]} runs one array of records per seed
  */
 export function reduceSeeds(runs, length) {
   const out = { mean: new Float32Array(length), std: new Float32Array(length),
     min: new Float32Array(length), max: new Float32Array(length) };
   for (let i = 0; i < length; i++) {
+    const values = runs.map((run) => (run.length ? run[Math.min(i, run.length - 1)] : NaN));
     let sum = 0;
-    let sum2 = 0;
     let lo = Infinity;
     let hi = -Infinity;
-    for (const run of runs) {
-      const v = run.length ? run[Math.min(i, run.length - 1)] : NaN;
+    for (const v of values) {
       sum += v;
-      sum2 += v * v;
       lo = fmin(lo, v);
       hi = fmax(hi, v);
     }
-    const mean = sum / runs.length;
+    const mean = sum / values.length;
+    let squares = 0;  // about the mean, as summarize() does, so no cancellation
+    for (const v of values) squares += (v - mean) * (v - mean);
     out.mean[i] = mean;
-    out.std[i] = Math.sqrt(fmax(0, sum2 / runs.length - mean * mean));
+    out.std[i] = values.length > 1 ? Math.sqrt(squares / (values.length - 1)) : 0;
     out.min[i] = lo;
     out.max[i] = hi;
   }
