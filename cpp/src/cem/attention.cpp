@@ -56,6 +56,24 @@ CemAttentionT<S>::CemAttentionT(const CemAttentionConfig& config) : config_(conf
   grads_.wk = xt::zeros<S>({d, d});
   grads_.diag = xt::zeros<S>({diag_rows, d});
   grads_.precond = cem_precond_zeros<S>(config.precond, config.d, config.precond_rank);
+  const std::size_t thetas = config.learn_eta ? 1 : 0;
+  params_.theta = xt::xtensor<S, 1>::from_shape({thetas});
+  params_.theta.fill(static_cast<S>(cem_theta_from_eta(config.eta)));
+  grads_.theta = xt::zeros<S>({thetas});
+}
+
+template <class S>
+S CemAttentionT<S>::step_size() const {
+  if (params_.theta.size() == 0) return static_cast<S>(config_.eta);
+  return static_cast<S>(cem_eta_from_theta(static_cast<double>(params_.theta(0))));
+}
+
+template <class S>
+std::string CemAttentionT<S>::set_steps(int steps) {
+  if (!error_.empty()) return error_;
+  if (std::string e = cem_validate_descent(steps, config_.eta); !e.empty()) return e;
+  config_.steps = steps;
+  return "";
 }
 
 template <class S>
@@ -63,6 +81,7 @@ void CemAttentionT<S>::zero_grad() {
   grads_.wq.fill(0);
   grads_.wk.fill(0);
   grads_.diag.fill(0);
+  grads_.theta.fill(0);
   cem_precond_zero_grad(grads_.precond);
 }
 
@@ -78,6 +97,7 @@ std::vector<ParamView<S>> CemAttentionT<S>::parameters() {
                    static_cast<int>(params_.diag.shape(0)), d});
   }
   cem_precond_views(config_.precond, params_.precond, grads_.precond, "precond.", out);
+  if (params_.theta.size() > 0) cem_eta_view(params_.theta.data(), grads_.theta.data(), out);
   return out;
 }
 
@@ -174,7 +194,7 @@ void CemAttentionT<S>::run_forward(const S* h, int n, Trajectory& tr) const {
   tr.ys.resize((steps + 1) * nd);
   std::copy(h, h + nd, tr.ys.begin());
   std::vector<S> g(nd), pg(nd);
-  const S eta = static_cast<S>(config_.eta);
+  const S eta = step_size();
   for (int t = 0; t < steps; ++t) {
     const S* y = tr.ys.data() + t * nd;
     S* next = tr.ys.data() + (t + 1) * nd;
@@ -304,6 +324,32 @@ std::string CemAttentionT<S>::energy_trace(const S* h, int n, double* out) const
     for (int t = 0; t <= steps; ++t) {
       const S* y = tr.ys.data() + (std::size_t(t) * n + i) * d;
       out[std::size_t(i) * (steps + 1) + t] = energy_with_keys(keys, h, i, y);
+    }
+  }
+  return "";
+}
+
+template <class S>
+std::string CemAttentionT<S>::attention_entropy(const S* h, int n, double* out) const {
+  if (std::string e = check(n, h, out); !e.empty()) return e;
+  Trajectory tr;
+  run_forward(h, n, tr);
+  const int steps = config_.steps;
+  const std::size_t nd = std::size_t(n) * config_.d;
+  std::fill(out, out + std::size_t(n) * steps, 0.0);
+  for (int t = 0; t < steps; ++t) {
+    const S* y = tr.ys.data() + t * nd;
+    prepare_step(h, y, n, tr);
+    for (int k = 0; k < config_.heads; ++k) {
+      head_alpha(k, h, y, n, tr);  // α of head k at step t, as the forward used it
+      for (int i = 0; i < n; ++i) {
+        double entropy = 0;
+        for (int j = 0; j <= i; ++j) {
+          const double a = static_cast<double>(tr.alpha[std::size_t(i) * n + j]);
+          if (a > 0) entropy -= a * cem_detail::log(a);
+        }
+        out[std::size_t(i) * steps + t] += entropy / config_.heads;
+      }
     }
   }
   return "";

@@ -101,17 +101,28 @@ std::string CemAttentionT<S>::backward(const S* h, int n, const S* grad_out, S* 
   run_forward(h, n, tr);
   tr.dkeys.assign(std::size_t(config_.heads) * n * dh_, S(0));
   std::vector<S> dy(grad_out, grad_out + nd), dh(nd, S(0)), g(nd), dpg(nd), dg(nd);
-  const S eta = static_cast<S>(config_.eta);
+  const S eta = step_size();
+  const bool learn_eta = params_.theta.size() > 0;
+  double deta = 0;  // ∂L/∂η = Σ_t ⟨∂L/∂y^{t+1}, g_t P⟩ (docs/MATH.md §B14)
+  std::vector<S> pg(learn_eta ? nd : 0);
   for (int t = steps - 1; t >= 0; --t) {
     const S* y = tr.ys.data() + t * nd;
+    if (learn_eta) {  // dy is ∂L/∂y^{t+1} here
+      step_update(h, y, n, tr, g.data());
+      cem_precond_apply(config_.precond, params_.precond, g.data(), n, d, pg.data());
+      for (std::size_t e = 0; e < nd; ++e) deta += static_cast<double>(dy[e]) * static_cast<double>(pg[e]);
+    }
     for (std::size_t e = 0; e < nd; ++e) dpg[e] = eta * dy[e];  // y' = y + η (g P)
     if (config_.precond == CemPrecond::none) {
       dg = dpg;
     } else {
-      step_update(h, y, n, tr, g.data());
+      if (!learn_eta) step_update(h, y, n, tr, g.data());
       cem_precond_backward(config_.precond, params_.precond, g.data(), dpg.data(), n, d, dg.data(), grads_.precond);
     }
     step_backward(h, y, n, tr, dg.data(), dy.data(), dh.data());  // dy: identity path + through g
+  }
+  if (learn_eta) {
+    grads_.theta(0) += static_cast<S>(deta * cem_detail::sigmoid(static_cast<double>(params_.theta(0))));
   }
   for (std::size_t e = 0; e < nd; ++e) dh[e] += dy[e];  // h_i is the start point y⁰
   for (int k = 0; k < config_.heads; ++k) {

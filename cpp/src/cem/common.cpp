@@ -2,6 +2,8 @@
 // every CEM call starts with, and the config checks the layers share with the baselines.
 #include "gatelab/cem/common.hpp"
 
+#include "cem/math.hpp"
+
 namespace gatelab {
 
 const char* cem_diagonal_name(CemDiagonal v) {
@@ -101,5 +103,10 @@ std::string cem_validate_descent(int steps, float eta) {
   }
   return "";
 }
+
+double cem_eta_from_theta(double theta) { return cem_detail::softplus(theta); }
+
+// softplus⁻¹(η) = log(e^η − 1) = η + log(1 − e^{−η}), the second form exact for large η.
+double cem_theta_from_eta(double eta) { return eta + cem_detail::log1p(-cem_detail::exp(-eta)); }
 
 }  // namespace gatelab

@@ -33,12 +33,31 @@ CemMlpT<S>::CemMlpT(const CemMlpConfig& config) : config_(config), error_(valida
   grads_.w = xt::zeros<S>({m, d});
   grads_.u = xt::zeros<S>({m, d});
   grads_.precond = cem_precond_zeros<S>(config.precond, config.d, config.precond_rank);
+  const std::size_t thetas = config.learn_eta ? 1 : 0;
+  params_.theta = xt::xtensor<S, 1>::from_shape({thetas});
+  params_.theta.fill(static_cast<S>(cem_theta_from_eta(config.eta)));
+  grads_.theta = xt::zeros<S>({thetas});
+}
+
+template <class S>
+S CemMlpT<S>::step_size() const {
+  if (params_.theta.size() == 0) return static_cast<S>(config_.eta);
+  return static_cast<S>(cem_eta_from_theta(static_cast<double>(params_.theta(0))));
+}
+
+template <class S>
+std::string CemMlpT<S>::set_steps(int steps) {
+  if (!error_.empty()) return error_;
+  if (std::string e = cem_validate_descent(steps, config_.eta); !e.empty()) return e;
+  config_.steps = steps;
+  return "";
 }
 
 template <class S>
 void CemMlpT<S>::zero_grad() {
   grads_.w.fill(0);
   grads_.u.fill(0);
+  grads_.theta.fill(0);
   cem_precond_zero_grad(grads_.precond);
 }
 
@@ -49,6 +68,7 @@ std::vector<ParamView<S>> CemMlpT<S>::parameters() {
   out.push_back({"w", params_.w.data(), grads_.w.data(), params_.w.size(), config_.hidden, config_.d});
   out.push_back({"u", params_.u.data(), grads_.u.data(), params_.u.size(), config_.hidden, config_.d});
   cem_precond_views(config_.precond, params_.precond, grads_.precond, "precond.", out);
+  if (params_.theta.size() > 0) cem_eta_view(params_.theta.data(), grads_.theta.data(), out);
   return out;
 }
 
@@ -97,7 +117,7 @@ void CemMlpT<S>::run_forward(const S* h, int n, std::vector<S>& ys, std::vector<
   ys.resize((steps + 1) * nd);
   std::copy(h, h + nd, ys.begin());
   std::vector<S> z(nm), phi(nm), gm(nm), g(nd), pg(nd);
-  const S eta = static_cast<S>(config_.eta);
+  const S eta = step_size();
   for (int t = 0; t < steps; ++t) {
     const S* y = ys.data() + t * nd;
     S* next = ys.data() + (t + 1) * nd;
@@ -224,10 +244,17 @@ std::string CemMlpT<S>::backward(const S* h, int n, const S* grad_out, S* grad_h
   run_forward(h, n, ys, gate);
   std::vector<S> z(nm), phi(nm), gm(nm), dgm(nm), dz(nm), dgate(nm, S(0));
   std::vector<S> g(nd), dpg(nd), dg(nd), dy(grad_out, grad_out + nd);
-  const S eta = static_cast<S>(config_.eta);
+  const S eta = step_size();
+  const bool learn_eta = params_.theta.size() > 0;
+  double deta = 0;  // ∂L/∂η = Σ_t ⟨∂L/∂y^{t+1}, g_t P⟩ (docs/MATH.md §B14)
+  std::vector<S> pg(learn_eta ? nd : 0);
   for (int t = steps - 1; t >= 0; --t) {
     const S* y = ys.data() + t * nd;
     mlp_update(*this, y, gate.data(), n, z.data(), phi.data(), gm.data(), g.data());
+    if (learn_eta) {  // dy is ∂L/∂y^{t+1} here
+      cem_precond_apply(config_.precond, params_.precond, g.data(), n, d, pg.data());
+      for (std::size_t e = 0; e < nd; ++e) deta += static_cast<double>(dy[e]) * static_cast<double>(pg[e]);
+    }
     for (std::size_t e = 0; e < nd; ++e) dpg[e] = eta * dy[e];  // y' = y + η (g P)
     cem_precond_backward(config_.precond, params_.precond, g.data(), dpg.data(), n, d, dg.data(), grads_.precond);
     mm_nt(dg.data(), w, dgm.data(), n, d, m);                   // dgm = dg Wᵀ
@@ -239,6 +266,9 @@ std::string CemMlpT<S>::backward(const S* h, int n, const S* grad_out, S* grad_h
     }
     mm_tn(dz.data(), y, grads_.w.data(), m, n, d, true);  // dW += dzᵀ y (up use of W)
     mm_nn(dz.data(), w, dy.data(), n, m, d, true);        // dy += dz W
+  }
+  if (learn_eta) {
+    grads_.theta(0) += static_cast<S>(deta * cem_detail::sigmoid(static_cast<double>(params_.theta(0))));
   }
   mm_tn(dgate.data(), h, grads_.u.data(), m, n, d, true);  // dU += dAᵀ h
   mm_nn(dgate.data(), params_.u.data(), dy.data(), n, m, d, true);  // dh = dy⁰ + dA U

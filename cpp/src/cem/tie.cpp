@@ -83,7 +83,7 @@ Layer gated_from_tied(const CemMlp& m) {
 double attention_tie_gap(const CemAttention& a, const CemStdAttention& s) {
   const auto& wq = a.params().wq;
   const auto& p = s.params();
-  const float eta = a.config().eta;
+  const float eta = a.step_size();
   double gap = 0;
   for (std::size_t i = 0; i < wq.size(); ++i) {
     gap = std::max({gap, std::fabs(double(p.wq.data()[i]) - wq.data()[i]),
@@ -102,7 +102,7 @@ double mlp_tie_gap(const CemMlp& m, const Layer& g) {
   const auto& w = m.params().w;
   const auto& u = m.params().u;
   const auto& p = g.params();
-  const float eta = m.config().eta;
+  const float eta = m.step_size();
   double gap = 0;
   for (std::size_t k = 0; k < w.shape(0); ++k) {
     for (std::size_t e = 0; e < w.shape(1); ++e) {

@@ -53,6 +53,7 @@ CemAttentionConfig cem_block_attention_config(const CemTransformerConfig& c, int
   a.heads = c.heads;
   a.steps = c.attn_steps;
   a.eta = c.attn_eta;
+  a.learn_eta = c.learn_eta;
   a.beta = c.beta;
   a.diagonal = c.diagonal;
   a.precond = c.attn_precond;
@@ -68,6 +69,7 @@ CemMlpConfig cem_block_mlp_config(const CemTransformerConfig& c, int layer) {
   m.activation = c.activation;
   m.steps = c.mlp_steps;
   m.eta = c.mlp_eta;
+  m.learn_eta = c.learn_eta;
   m.precond = c.mlp_precond;
   m.precond_rank = c.mlp_precond_rank;
   m.seed = block_seed(c, layer, BlockHalf::mlp);
@@ -376,6 +378,26 @@ template <class S>
 const S* CemTransformerT<S>::mlp_input(int l) const {
   if (cached_n_ == 0 || l < 0 || l >= config_.layers) return nullptr;
   return acts_.data() + (4 * std::size_t(l) + 3) * std::size_t(cached_n_) * config_.d;
+}
+
+template <class S>
+const S* CemTransformerT<S>::attention_input(int l) const {
+  if (cached_n_ == 0 || l < 0 || l >= config_.layers) return nullptr;
+  return acts_.data() + (4 * std::size_t(l) + 1) * std::size_t(cached_n_) * config_.d;
+}
+
+template <class S>
+std::string CemTransformerT<S>::set_steps(int attn_steps, int mlp_steps) {
+  if (!error_.empty()) return error_;
+  if (config_.family != CemFamily::cem) return "set_steps needs the cem family (the standard blocks take no steps)";
+  for (int steps : {attn_steps, mlp_steps}) {
+    if (std::string e = cem_validate_descent(steps, 1.0f); !e.empty()) return e;
+  }
+  for (auto& a : cem_attn_) a.set_steps(attn_steps);
+  for (auto& m : cem_mlp_) m.set_steps(mlp_steps);
+  config_.attn_steps = attn_steps;
+  config_.mlp_steps = mlp_steps;
+  return "";
 }
 
 template <class S>

@@ -24,6 +24,13 @@ std::string validate(const GpTrainConfig& c, const GpModelSpec& spec) {
   if (spec.steps < 1 || spec.steps > cem_max_steps) {
     return "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(spec.steps) + ")";
   }
+  if (spec.mlp_steps < 0 || spec.mlp_steps > cem_max_steps) {
+    return "mlp_steps must be 0 (as steps) or in 1…" + std::to_string(cem_max_steps) +
+           " (mlp_steps = " + std::to_string(spec.mlp_steps) + ")";
+  }
+  if (!(spec.eta >= 0.0f && spec.eta <= cem_max_eta)) {
+    return "eta must be 0 (the config's) or in (0, " + std::to_string(cem_max_eta) + "]";
+  }
   return validate(gp_model_config(c, spec));
 }
 
@@ -37,7 +44,9 @@ CemTransformerConfig gp_model_config(const GpTrainConfig& c, const GpModelSpec& 
   m.heads = c.heads;
   m.hidden = c.hidden;
   m.diagonal = spec.diagonal;
-  cem_set_shared_descent(m, spec.steps, c.eta, spec.precond, spec.precond_rank);
+  cem_set_shared_descent(m, spec.steps, spec.eta > 0.0f ? spec.eta : c.eta, spec.precond, spec.precond_rank);
+  if (spec.mlp_steps > 0) m.mlp_steps = spec.mlp_steps;
+  m.learn_eta = spec.learn_eta;
   m.seed = c.seed;
   return m;
 }
@@ -91,6 +100,30 @@ std::string GpSession::train(int steps) {
   return "";
 }
 
+std::string GpSession::set_eval_steps(int steps) {
+  if (!error_.empty()) return error_;
+  if (steps == 0) {
+    eval_steps_ = 0;
+    return "";
+  }
+  if (spec_.family != CemFamily::cem) return "eval_steps needs a cem model (the standard blocks take no steps)";
+  if (steps < 0 || steps > cem_max_steps) {
+    return "eval_steps must be 0 (as trained) or in 1…" + std::to_string(cem_max_steps) + " (eval_steps = " +
+           std::to_string(steps) + ")";
+  }
+  eval_steps_ = steps;
+  return "";
+}
+
+std::string GpSession::forward_eval(int rows) {
+  if (eval_steps_ == 0) return model_.forward(tokens_.data(), rows, out_.data());
+  const int attn = model_.config().attn_steps, mlp = model_.config().mlp_steps;
+  if (std::string e = model_.set_steps(eval_steps_, eval_steps_); !e.empty()) return e;
+  std::string e = model_.forward(tokens_.data(), rows, out_.data());
+  model_.set_steps(attn, mlp);
+  return e;
+}
+
 std::string GpSession::predict(const GpSequence& seq, double* out) {
   if (!error_.empty()) return error_;
   const int n = config_.data.length, width = gp_token_width(config_.data);
@@ -101,7 +134,7 @@ std::string GpSession::predict(const GpSequence& seq, double* out) {
   tokens_.resize(std::size_t(n) * width);
   out_.resize(n);
   gp_tokens(config_.data, seq, tokens_.data());
-  if (std::string e = model_.forward(tokens_.data(), n, out_.data()); !e.empty()) return e;
+  if (std::string e = forward_eval(n); !e.empty()) return e;
   for (int t = 0; t < n; ++t) out[t] = out_[t];
   return "";
 }
@@ -121,7 +154,7 @@ std::string GpSession::predict_at(const GpSequence& seq, int context, const doub
   // replacing x_context by a query asks for the prediction at that query.
   for (int q = 0; q < m; ++q) {
     for (int k = 0; k < dx; ++k) tokens_[std::size_t(context) * width + k] = static_cast<float>(xq[std::size_t(q) * dx + k]);
-    if (std::string e = model_.forward(tokens_.data(), rows, out_.data()); !e.empty()) return e;
+    if (std::string e = forward_eval(rows); !e.empty()) return e;
     out[q] = out_[context];
   }
   return "";

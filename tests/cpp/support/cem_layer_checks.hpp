@@ -53,7 +53,7 @@ void expect_forward_is_preconditioned_descent(Layer64& layer, Layer32& single, c
       return e;
     };
     const std::vector<double> start(h.begin() + i * d, h.begin() + (i + 1) * d);
-    const auto expected = fd_descent(start, energy, P, layer.config().eta, layer.config().steps);
+    const auto expected = fd_descent(start, energy, P, layer.step_size(), layer.config().steps);
     std::vector<double> step(d), got(d), gotf(d);
     for (int c = 0; c < d; ++c) {
       step[c] = expected[c] - start[c];

@@ -25,12 +25,13 @@ struct CemAttentionConfig {
   int d = 8;
   int heads = 2;        // must divide d; head width d_h = d / heads
   int steps = 1;        // T ≥ 1
-  float eta = 1.0f;     // step size η > 0
+  float eta = 1.0f;     // step size η > 0 (with learn_eta: the start of the learned η)
   float beta = 0.0f;    // inverse temperature β; 0 means 1/√d_h
   CemDiagonal diagonal = CemDiagonal::none;
   CemPrecond precond = CemPrecond::none;
   int precond_rank = 0;  // r, 0 ≤ r ≤ min(d, cem_max_rank)
   std::uint64_t seed = 0;
+  bool learn_eta = false;  // η = softplus(θ) is a parameter "eta" (docs/MATH.md §B14)
 };
 
 // "" when valid, else a message naming the field, e.g. "heads must divide d (d = 8, heads = 3)".
@@ -44,6 +45,7 @@ struct CemAttentionParamsT {
   xt::xtensor<S, 2> wk;    // (heads·d_h, d), same layout
   xt::xtensor<S, 2> diag;  // none: (0, d); per_head: (heads, d), row k = d_k; shared: (1, d)
   CemPrecondParamsT<S> precond;
+  xt::xtensor<S, 1> theta;  // learn_eta: (1), θ with η = softplus(θ); else (0)
 };
 
 template <class S>
@@ -57,13 +59,19 @@ class CemAttentionT {
   const std::string& error() const { return error_; }
   const CemAttentionConfig& config() const { return config_; }
   S beta() const { return beta_; }
+  // η of a step: config().eta, or softplus(θ) when it is learned.
+  S step_size() const;
+  // Changes T (1 … cem_max_steps) for later calls, e.g. to evaluate a trained layer at
+  // another depth of recursion (test-time recursion); "" or a message naming steps.
+  std::string set_steps(int steps);
   CemAttentionParamsT<S>& params() { return params_; }
   const CemAttentionParamsT<S>& params() const { return params_; }
   // dL/d(params) of the last backward (accumulated when asked), shaped like params().
   CemAttentionParamsT<S>& grads() { return grads_; }
   const CemAttentionParamsT<S>& grads() const { return grads_; }
   void zero_grad();
-  // Views "wq", "wk", "diag" (unless none), "precond.p", "precond.u", "precond.v" (those that exist).
+  // Views "wq", "wk", "diag" (unless none), "precond.p", "precond.u", "precond.v" (those that
+  // exist), then "eta" (θ, learn_eta only; not weight-decayed).
   std::vector<ParamView<S>> parameters();
   std::size_t parameter_count() const;
 
@@ -77,6 +85,9 @@ class CemAttentionT {
   std::string energy_gradient(const S* h, int n, int i, const S* y, double* out) const;
   // out: (n, T+1), row i = energy of token i's variable before the first and after each step.
   std::string energy_trace(const S* h, int n, double* out) const;
+  // out: (n, T), row i = the attention entropy −Σ_j α_kij log α_kij of token i at each step,
+  // averaged over heads (docs/MATH.md §B15): low when a step reads mostly one memory.
+  std::string attention_entropy(const S* h, int n, double* out) const;
   // out: (T+1, n, d), the iterates y⁰ = h, …, y^T that forward() passes through, bit for bit
   // (docs/MATH.md §B15); (T+1)·n·d must fit cem_max_tensor_floats.
   std::string trajectory(const S* h, int n, S* out) const;

@@ -66,4 +66,14 @@ std::string cem_validate_gated_mlp(int d, int hidden, const ActivationSpec& acti
 // The energy descent of both CEM layers: steps T and step size η.
 std::string cem_validate_descent(int steps, float eta);
 
+// The learned step size of both CEM layers (docs/MATH.md §B14): η = softplus(θ), and the θ
+// that gives a starting η (softplus⁻¹, for 0 < η ≤ cem_max_eta). Libm-free double math.
+double cem_eta_from_theta(double theta);
+double cem_theta_from_eta(double eta);
+// θ's view "eta" of a layer that learns η (1 × 1, not weight-decayed), appended to out.
+template <class S>
+void cem_eta_view(S* theta, S* grad, std::vector<ParamView<S>>& out) {
+  out.push_back({"eta", theta, grad, 1, 1, 1, false});
+}
+
 }  // namespace gatelab

@@ -26,10 +26,11 @@ struct CemMlpConfig {
   int hidden = 16;  // M
   ActivationSpec activation{Activation::silu, 1.0f};
   int steps = 1;     // T ≥ 1
-  float eta = 1.0f;  // η > 0
+  float eta = 1.0f;  // η > 0 (with learn_eta: the start of the learned η)
   CemPrecond precond = CemPrecond::none;
   int precond_rank = 0;
   std::uint64_t seed = 0;
+  bool learn_eta = false;  // η = softplus(θ) is a parameter "eta" (docs/MATH.md §B14)
 };
 
 std::string validate(const CemMlpConfig& config);
@@ -39,6 +40,7 @@ struct CemMlpParamsT {
   xt::xtensor<S, 2> w;  // (M, d): the tied up/down projection W
   xt::xtensor<S, 2> u;  // (M, d): the gate projection U
   CemPrecondParamsT<S> precond;
+  xt::xtensor<S, 1> theta;  // learn_eta: (1), θ with η = softplus(θ); else (0)
 };
 
 template <class S>
@@ -49,12 +51,17 @@ class CemMlpT {
 
   const std::string& error() const { return error_; }
   const CemMlpConfig& config() const { return config_; }
+  // η of a step: config().eta, or softplus(θ) when it is learned.
+  S step_size() const;
+  // Changes T for later calls (see CemAttentionT::set_steps).
+  std::string set_steps(int steps);
   CemMlpParamsT<S>& params() { return params_; }
   const CemMlpParamsT<S>& params() const { return params_; }
   CemMlpParamsT<S>& grads() { return grads_; }
   const CemMlpParamsT<S>& grads() const { return grads_; }
   void zero_grad();
-  // Views "w", "u", then "precond.p", "precond.u", "precond.v" (those that exist).
+  // Views "w", "u", then "precond.p", "precond.u", "precond.v" (those that exist), then "eta"
+  // (θ, learn_eta only; not weight-decayed).
   std::vector<ParamView<S>> parameters();
   std::size_t parameter_count() const;
 

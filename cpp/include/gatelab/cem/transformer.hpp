@@ -55,6 +55,7 @@ struct CemTransformerConfig {
   int mlp_precond_rank = 0;
   float norm_eps = 1e-5f;
   std::uint64_t seed = 0;
+  bool learn_eta = false;  // each CEM layer learns η = softplus(θ) from its *_eta (§B14)
 };
 
 // "" when valid; checks the transformer's own fields, then those of its layers' configs.
@@ -109,6 +110,12 @@ class CemTransformerT {
   // null when l is out of range or there was no forward): what the MLP diagnostics read.
   int cached_rows() const { return cached_n_; }
   const S* mlp_input(int l) const;
+  // Block l's attention input RMSNorm(H) there, likewise.
+  const S* attention_input(int l) const;
+  // Sets T of every CEM attention and MLP (family cem only) for later calls: training at one
+  // depth and evaluating at another is test-time recursion (docs/EXPERIMENTS.md). "" or a
+  // message naming the argument.
+  std::string set_steps(int attn_steps, int mlp_steps);
 
   // The layers of block l (null when l is out of range or the family differs).
   CemAttentionT<S>* cem_attention(int l);

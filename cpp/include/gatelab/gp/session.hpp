@@ -29,10 +29,13 @@ std::string gp_validate_steps_per_call(int steps);
 struct GpModelSpec {
   std::string label = "cem T=1";
   CemFamily family = CemFamily::cem;
-  int steps = 1;  // T of both the attention and the MLP (cem only)
+  int steps = 1;      // T of the attention, and of the MLP unless mlp_steps says (cem only)
   CemDiagonal diagonal = CemDiagonal::shared;
   CemPrecond precond = CemPrecond::none;
   int precond_rank = 0;
+  int mlp_steps = 0;  // > 0: the MLP's own T
+  float eta = 0.0f;   // > 0: this model's η of both layers; 0: GpTrainConfig::eta
+  bool learn_eta = false;  // each CEM layer learns η = softplus(θ), starting at that η (§B14)
 };
 
 struct GpTrainConfig {
@@ -73,6 +76,10 @@ class GpSession {
 
   // Runs `steps` AdamW steps.
   std::string train(int steps);
+  // T of the CEM layers in predict() and predict_at(), 0 (the default): as trained. Training
+  // keeps the spec's T; evaluating at another T is test-time recursion. Family cem only.
+  std::string set_eval_steps(int steps);
+  int eval_steps() const { return eval_steps_; }
   // Predictions of y_t at every position of seq (length n = config.data.length): out (n).
   std::string predict(const GpSequence& seq, double* out);
   // Predictions at m queries xq (m, dx), each placed at position `context` after the first
@@ -90,6 +97,9 @@ class GpSession {
   Pcg32 stream_;
   std::vector<double> losses_;
   bool diverged_ = false;
+  int eval_steps_ = 0;
+  // The model's forward on rows tokens at the evaluation T (restored to the trained T after).
+  std::string forward_eval(int rows);
   std::vector<float> tokens_, out_, target_, grad_;
 };
 
