@@ -2,7 +2,7 @@
 // Headless paper-A experiments on the wasm module (the same C++ code as the figures):
 //   node scripts/experiment.mjs race --task spiral --seeds 5 [--steps N] [--quick] [--out dir]
 //   node scripts/experiment.mjs all-tasks [--seeds 5] [--steps N] [--quick] [--out dir]
-//   node scripts/experiment.mjs gp-recursion|tiny-lm|mlp-lm [--quick] [--threads K] [--out dir] …
+//   node scripts/experiment.mjs gp-recursion|gp-descent|tiny-lm|mlp-lm [--quick] [--threads K] [--out dir] …
 //     (paper B, native runner: scripts/experiments/gp-recursion.mjs, tiny-lm.mjs)
 // More options: --count --noise --lr (or --lrs 0.003,0.01,0.03: each model keeps the rate
 //   with the lowest train loss) --optimizer --loss --batch --seed --budget
@@ -16,9 +16,9 @@ import { parseArgs } from 'node:util';
 import { loadGateLab } from '../web/lib/gatelab.js';
 import { runRace } from './experiments/race.mjs';
 
-// Paper B's experiments (issue 6) run the native runner; each module parses its own options.
+// Paper B's experiments and mlp-lm run the native runner; each module parses its own options.
 const PAPER_B = { 'gp-recursion': './experiments/gp-recursion.mjs', 'tiny-lm': './experiments/tiny-lm.mjs',
-  'mlp-lm': './experiments/mlp-lm.mjs' };
+  'mlp-lm': './experiments/mlp-lm.mjs', 'gp-descent': './experiments/gp-descent.mjs' };
 if (Object.hasOwn(PAPER_B, process.argv[2])) {
   const { main } = await import(PAPER_B[process.argv[2]]);
   process.exit(await main(process.argv.slice(3)).catch((e) => (console.error(`experiment: ${e.message}`), 1)));

@@ -1,4 +1,4 @@
-// The gp-recursion experiment (issue 6, MATH.md B7): models of equal width and depth — a
+// The gp-recursion experiment (docs/MATH.md §B7): models of equal width and depth — a
 // standard transformer and CEM tied attention + tied MLP with T = 1, 2, 4, 8, with and without
 // a shared diagonal, with and without a preconditioner — each trained for several seeds on
 // fresh GP sequences (GpSession), then scored on one held-out set beside the exact GP

@@ -1,5 +1,6 @@
 // gatelab_experiment: the native runner of the experiments.
 //   gatelab_experiment gp-recursion [--quick] [--seeds N] [--threads K] [--out FILE] [overrides]
+//   gatelab_experiment gp-descent --suite grid|diagonal …                                   (gp_descent_commands.cpp)
 //   gatelab_experiment lm-variants | lm-job | lm-jobs --experiment mlp-lm|tiny-lm|lm-figure …   (lm_commands.cpp)
 // Every (model, seed) job is independent and deterministic; K std::threads take jobs from a
 // shared counter, so the results do not depend on K or on scheduling. Progress goes to
@@ -98,6 +99,7 @@ int gp_recursion(const Args& args, int threads) {
 
 namespace gatelab::runner {
 int lm_command(const Args& args, int threads);  // lm_commands.cpp
+int gp_descent_command(const Args& args, int threads);  // gp_descent_commands.cpp
 }  // namespace gatelab::runner
 
 int main(int argc, char** argv) {
@@ -105,6 +107,7 @@ int main(int argc, char** argv) {
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   const int threads = std::clamp(args.integer("threads", static_cast<int>(hw)), 1, 64);
   if (args.command == "gp-recursion") return gp_recursion(args, threads);
+  if (args.command == "gp-descent") return gp_descent_command(args, threads);
   if (args.command.rfind("lm-", 0) == 0) return lm_command(args, threads);
-  fail("unknown experiment '" + args.command + "' (gp-recursion, lm-variants, lm-job, lm-jobs)");
+  fail("unknown experiment '" + args.command + "' (gp-recursion, gp-descent, lm-variants, lm-job, lm-jobs)");
 }

@@ -1,5 +1,5 @@
 // `npm run experiment -- gp-recursion [--quick] [--seeds N] [--threads K] [--out DIR] [--steps N]`
-// In-context GP regression against recursion depth (issue 6, MATH.md B7): runs the native
+// In-context GP regression against recursion depth (docs/MATH.md §B7): runs the native
 // runner, prints markdown tables (held-out RMSE, mean ± std over seeds, beside the exact GP
 // posterior mean and the context-mean baseline; RMSE by context length; paired differences
 // for the paper's claims) and writes gp-recursion.json and gp-recursion.svg (quick runs:
@@ -8,6 +8,7 @@
 // --hidden --eta --batch --lr --warmup --eval --models (indices, comma-separated).
 import { mkdirSync, writeFileSync } from 'node:fs';
 
+import { loadGateLab } from '../../web/lib/gatelab.js';
 import { commonOptions, pm, runNative, stat, statEach } from './native.mjs';
 import { legend, PALETTE, panel, svgDocument } from './svg-plot.mjs';
 
@@ -45,8 +46,11 @@ const CLAIMS = [
   ['cem T=2', 'standard', 'tied CEM (T = 2) against the untied standard transformer'],
 ];
 
-/** [{ claim, a, b, diff: stat of rmse(a) − rmse(b) per seed, wins: seeds where a < b }]. */
-export function gpClaims(json) {
+/**
+ * [{ claim, a, b, diff: stat of rmse(a) − rmse(b) per seed, wins: seeds where a < b, paired }]:
+ * with lab.stats, paired is its summary of the differences (mean, 95 % t-interval ci95, p).
+ */
+export function gpClaims(json, stats) {
   const bySeed = (label) => {
     const index = json.models.findIndex((m) => m.label === label);
     return new Map(json.runs.filter((r) => r.model === index && !r.error).map((r) => [r.seed, r.rmse]));
@@ -57,13 +61,23 @@ export function gpClaims(json) {
     const seeds = [...ra.keys()].filter((s) => rb.has(s));
     if (!seeds.length) continue;
     const diffs = seeds.map((s) => ra.get(s) - rb.get(s));
-    out.push({ claim, a, b, diff: stat(diffs), wins: diffs.filter((d) => d < 0).length, seeds: seeds.length });
+    const paired = stats && seeds.length >= 2 ? stats.paired(seeds.map((x) => ra.get(x)), seeds.map((x) => rb.get(x))) : null;
+    out.push({ claim, a, b, diff: stat(diffs), wins: diffs.filter((d) => d < 0).length, seeds: seeds.length, paired });
   }
   return out;
 }
 
-/** Markdown tables: { main, byPosition, claims }. */
-export function gpTables(json) {
+const signed = (v) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(4)}`;
+// A paired comparison's 95 % interval and verdict (the words of docs/EXPERIMENTS.md).
+function intervalCells(c) {
+  if (!c.paired) return '– | –';
+  const [lo, hi] = c.paired.ci95;
+  const resolved = lo > 0 || hi < 0;
+  return `[${signed(lo)}, ${signed(hi)}] | ${resolved ? (c.paired.mean < 0 ? 'a better' : 'b better') : 'not reproduced at this scale'}`;
+}
+
+/** Markdown tables: { main, byPosition, claims } (claims with 95 % intervals when stats is lab.stats). */
+export function gpTables(json, stats) {
   const b = json.baselines;
   const models = gpSummary(json);
   const main = ['| model | parameters | held-out RMSE | − GP posterior | diverged | leak z (min) |',
@@ -82,8 +96,9 @@ export function gpTables(json) {
   for (const m of models) byPosition.push(`| ${m.label} | ${positions.map((t) => m.byPosition[t].mean.toFixed(3)).join(' | ')} |`);
   byPosition.push(`| *GP posterior* | ${positions.map((t) => b.posteriorByPosition[t].toFixed(3)).join(' | ')} |`);
   byPosition.push(`| *context mean* | ${positions.map((t) => b.contextMeanByPosition[t].toFixed(3)).join(' | ')} |`);
-  const claims = ['| comparison (paired by seed) | ΔRMSE (a − b) | a better in |', '|---|---:|---:|'];
-  for (const c of gpClaims(json)) claims.push(`| ${c.claim} | ${pm(c.diff)} | ${c.wins}/${c.seeds} seeds |`);
+  const claims = ['| comparison (paired by seed) | ΔRMSE (a − b) ± sd | 95 % interval | verdict | a better in |',
+    '|---|---:|---:|---|---:|'];
+  for (const c of gpClaims(json, stats)) claims.push(`| ${c.claim} | ${pm(c.diff)} | ${intervalCells(c)} | ${c.wins}/${c.seeds} seeds |`);
   return { main: main.join('\n'), byPosition: byPosition.join('\n'), claims: claims.join('\n') };
 }
 
@@ -123,7 +138,7 @@ export function gpSvg(json, title) {
 export async function runGpRecursion(argv = [], { quiet = false, write = true } = {}) {
   const options = commonOptions(argv, EXTRA);
   const json = await runNative('gp-recursion', options.args, { quiet });
-  const tables = gpTables(json);
+  const tables = gpTables(json, (await loadGateLab()).stats);
   const files = [];
   if (write) {
     const s = json.settings;

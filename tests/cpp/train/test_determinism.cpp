@@ -1,4 +1,4 @@
-// Bit-identical replay (issue #7): golden FNV-1a hashes of the output bits of a forward pass,
+// Bit-identical replay: golden FNV-1a hashes of the output bits of a forward pass,
 // a backward pass and a 100-step training run. The same constants are checked by the native
 // build and the wasm build, so any divergence between them (libm, FMA contraction, reduction
 // order) fails one of the two. If a deliberate change to a kernel alters the bits, update the

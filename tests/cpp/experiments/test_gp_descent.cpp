@@ -1,0 +1,121 @@
+// The gp-descent experiment and the session controls it needs: a model spec's own η, learned η
+// and MLP depth reach the transformer; evaluating at another T (test-time recursion) gives the
+// bits of the model set to that T and leaves the trained T in place; a job is deterministic,
+// carries its probes, and the suites list the grid the issue asks for.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <regex>
+
+#include "experiment_gp_descent.hpp"
+#include "gatelab/gp/session.hpp"
+
+using namespace gatelab;
+
+namespace {
+
+GpTrainConfig small_train() {
+  GpTrainConfig t = gp_experiment_defaults(true).train;
+  t.data.length = 8;
+  t.d = 8;
+  t.hidden = 8;
+  t.batch = 2;
+  t.seed = 5;
+  return t;
+}
+
+std::string without_seconds(const std::string& json) {
+  return std::regex_replace(json, std::regex("\"seconds\":[^,}]*"), "");
+}
+
+}  // namespace
+
+TEST(GpDescent, SpecEtaLearnedEtaAndMlpDepthReachTheModel) {
+  GpModelSpec spec;
+  spec.steps = 2;
+  spec.mlp_steps = 3;
+  spec.eta = 0.125f;
+  spec.learn_eta = true;
+  const CemTransformerConfig m = gp_model_config(small_train(), spec);
+  EXPECT_EQ(m.attn_steps, 2);
+  EXPECT_EQ(m.mlp_steps, 3);
+  EXPECT_EQ(m.attn_eta, 0.125f);
+  EXPECT_EQ(m.mlp_eta, 0.125f);
+  EXPECT_TRUE(m.learn_eta);
+  spec.eta = 0;
+  EXPECT_EQ(gp_model_config(small_train(), spec).attn_eta, small_train().eta);
+  spec.mlp_steps = cem_max_steps + 1;
+  EXPECT_NE(validate(small_train(), spec).find("mlp_steps"), std::string::npos);
+  spec.mlp_steps = 0;
+  spec.eta = -1;
+  EXPECT_NE(validate(small_train(), spec).find("eta"), std::string::npos);
+}
+
+TEST(GpDescent, EvaluatingAtAnotherDepthIsTheModelAtThatDepth) {
+  GpModelSpec spec;
+  spec.steps = 1;
+  GpSession session(small_train(), spec);
+  ASSERT_EQ(session.train(3), "");
+  const auto seqs = gp_sample_set(session.config().data, 1, 9);
+  const int n = session.config().data.length;
+  std::vector<double> trained(n), at3(n), direct(n), again(n);
+  ASSERT_EQ(session.predict(seqs[0], trained.data()), "");
+  ASSERT_EQ(session.set_eval_steps(3), "");
+  ASSERT_EQ(session.predict(seqs[0], at3.data()), "");
+  EXPECT_EQ(session.model().config().attn_steps, 1);  // restored after the call
+  ASSERT_EQ(session.set_eval_steps(0), "");
+  ASSERT_EQ(session.model().set_steps(3, 3), "");
+  ASSERT_EQ(session.predict(seqs[0], direct.data()), "");
+  EXPECT_EQ(std::memcmp(at3.data(), direct.data(), sizeof(double) * n), 0);
+  EXPECT_NE(std::memcmp(at3.data(), trained.data(), sizeof(double) * n), 0);
+  ASSERT_EQ(session.model().set_steps(1, 1), "");
+  ASSERT_EQ(session.predict(seqs[0], again.data()), "");
+  EXPECT_EQ(std::memcmp(again.data(), trained.data(), sizeof(double) * n), 0);
+
+  EXPECT_NE(session.set_eval_steps(-1).find("eval_steps"), std::string::npos);
+  EXPECT_NE(session.set_eval_steps(cem_max_steps + 1).find("eval_steps"), std::string::npos);
+  spec.family = CemFamily::standard;
+  spec.diagonal = CemDiagonal::none;
+  GpSession standard(small_train(), spec);
+  EXPECT_NE(standard.set_eval_steps(2).find("cem"), std::string::npos);
+  EXPECT_EQ(standard.set_eval_steps(0), "");
+}
+
+TEST(GpDescent, SuitesListTheGridAndTheDiagonals) {
+  std::string error;
+  const auto grid = gp_descent_jobs("grid", false, 4, &error);
+  ASSERT_EQ(error, "");
+  // standard + 4 η × 4 T + learned η at 4 T + 2 split depths + 2 preconditioners, × 4 seeds.
+  EXPECT_EQ(grid.size(), (1u + 16 + 4 + 2 + 2) * 4);
+  int learned = 0;
+  for (const auto& j : grid) learned += j.spec.learn_eta ? 1 : 0;
+  EXPECT_EQ(learned, 16);
+  const auto diagonal = gp_descent_jobs("diagonal", false, 4, &error);
+  EXPECT_EQ(diagonal.size(), 3u * 3 * 4);
+  for (const auto& j : diagonal) EXPECT_EQ(gp_experiment_defaults(false).train.d / gp_experiment_defaults(false).train.heads, 8);
+  gp_descent_jobs("nope", false, 4, &error);
+  EXPECT_NE(error.find("unknown suite"), std::string::npos);
+}
+
+TEST(GpDescent, AJobIsDeterministicAndCarriesItsProbes) {
+  GpDescentSettings settings = gp_descent_settings("grid", true);
+  settings.base.train_steps = 20;
+  settings.base.eval_sequences = 16;
+  settings.dev_sequences = 8;
+  settings.test_time_sequences = 8;
+  std::string error;
+  const auto jobs = gp_descent_jobs("grid", true, 1, &error);
+  const GpDescentJob* t2 = nullptr;
+  for (const auto& j : jobs) {
+    if (j.name == "cem-t2-eta0.25") t2 = &j;
+  }
+  ASSERT_NE(t2, nullptr);
+  const std::string a = gp_descent_run(settings, *t2), b = gp_descent_run(settings, *t2);
+  EXPECT_EQ(without_seconds(a), without_seconds(b));
+  for (const char* field : {"\"devRmse\"", "\"rmse\"", "\"leakZ\"", "\"learnedEta\"", "\"diagNorms\"", "\"testTime\"",
+                            "\"energyByPosition\"", "\"entropyByPosition\"", "\"descended\"", "\"mlpDescended\""}) {
+    EXPECT_NE(a.find(field), std::string::npos) << field;
+  }
+  const std::string header = gp_descent_header_json("grid", settings, {1});
+  EXPECT_NE(header.find("\"posterior\""), std::string::npos);
+}
