@@ -37,6 +37,8 @@ const CLAIMS = [
   ['cem T=2', 'cem T=1', 'recursion: T = 2 against T = 1'],
   ['cem T=4', 'cem T=2', 'deeper recursion: T = 4 against T = 2'],
   ['cem T=8', 'cem T=4', 'deeper recursion: T = 8 against T = 4'],
+  ['cem T=4', 'cem T=1', 'deeper recursion: T = 4 against T = 1'],
+  ['cem T=8', 'cem T=1', 'deeper recursion: T = 8 against T = 1'],
   ['cem T=2 no diag', 'cem T=2', 'no diagonal against a shared diagonal (T = 2)'],
   ['cem T=4 no diag', 'cem T=4', 'no diagonal against a shared diagonal (T = 4)'],
   ['cem T=2 per-head diag', 'cem T=2', 'per-head against shared diagonal (T = 2)'],
