@@ -1,6 +1,6 @@
 // The gp-descent command of the native runner (experiment_gp_descent.hpp):
 //   gatelab_experiment gp-descent --suite grid|diagonal [--quick] [--seeds N] [--steps N]
-//                                 [--threads K] [--jobs-dir DIR] [--out FILE]
+//                                 [--threads K] [--jobs-dir DIR] [--out FILE] [--cheap-first 1]
 // runs every job of the suite on K threads and writes {"header": settings and baselines,
 // "jobs": [one object per job, in the suite's order]}. With --jobs-dir each job's JSON is also
 // kept in DIR/<name>-s<seed>.json, and a job whose file is there is read instead of run, so an
@@ -32,6 +32,9 @@ int gp_descent_command(const Args& args, int threads) {
   std::iota(order.begin(), order.end(), 0);
   auto cost = [&](int i) { return jobs[i].spec.steps + std::max(jobs[i].spec.mlp_steps, jobs[i].spec.steps); };
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost(a) > cost(b); });
+  // A second runner on the same --jobs-dir with --cheap-first works from the other end, so two
+  // machines (or processes) share one run; files are written atomically and identical.
+  if (args.has("cheap-first")) std::reverse(order.begin(), order.end());
   std::vector<std::string> results(jobs.size());
   std::atomic<int> finished{0};
   run_jobs(static_cast<int>(jobs.size()), threads, [&](int k) {
