@@ -1,6 +1,6 @@
 // Embind registrations of GP in-context regression (docs/MATH.md §B12): GP sequences, their
 // exact posterior, and GpSession, a small transformer learning the task live (<gatelab-gp>);
-// web/lib/gp.js wraps them. The core works in double; arrays cross as float32.
+// web/lib/gp/ wraps them. The core works in double; arrays cross as float32.
 #include "bind_common.hpp"
 
 #include "gatelab/gp/data.hpp"
@@ -41,7 +41,9 @@ std::string to_config(const val& o, SessionConfig& c) {
   t = {t.data, get<int>(o, "d"), get<int>(o, "layers"), get<int>(o, "heads"), get<int>(o, "hidden"),
        get<float>(o, "eta"), get<int>(o, "batch"), get<float>(o, "lr"), t.weight_decay, get<float>(o, "clipNorm"),
        get<int>(o, "warmup"), t.decay_steps, t.seed};
-  c.spec = {family_name, *family, get<int>(o, "steps"), *diagonal, *precond, get<int>(o, "precondRank")};
+  // mlp_steps 0 and eta 0: the MLP's T and η are the attention's (the JS API has one steps, one eta).
+  c.spec = {family_name, *family, get<int>(o, "steps"), *diagonal, *precond, get<int>(o, "precondRank"), 0, 0.0f,
+            get<bool>(o, "learnEta")};
   return validate(t, c.spec);
 }
 
@@ -122,6 +124,20 @@ std::string losses(const GpSession& s, int from, int count, Ptr out) {
   return "";
 }
 
+// η of each block's CEM attention and MLP (learned or fixed) into out (2·layers): attention,
+// MLP, block after block.
+std::string step_sizes(GpSession& s, Ptr out) {
+  CemTransformer& m = s.model();
+  for (int l = 0; l < s.config().layers; ++l) {
+    const CemAttention* a = m.cem_attention(l);
+    const CemMlp* p = m.cem_mlp(l);
+    if (!a || !p) return "step sizes need a cem model (the standard blocks take no steps)";
+    f32(out)[2 * l] = a->step_size();
+    f32(out)[2 * l + 1] = p->step_size();
+  }
+  return "";
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(gatelab_gp) {
@@ -142,5 +158,8 @@ EMSCRIPTEN_BINDINGS(gatelab_gp) {
       .function("losses", &losses)
       .function("stepsDone", &GpSession::steps_done)
       .function("parameterCount", +[](const GpSession& s) { return static_cast<int>(s.parameter_count()); })
-      .function("diverged", &GpSession::diverged);
+      .function("diverged", &GpSession::diverged)
+      .function("setEvalSteps", &GpSession::set_eval_steps)
+      .function("evalSteps", &GpSession::eval_steps)
+      .function("stepSizes", &step_sizes);
 }

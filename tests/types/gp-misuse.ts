@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   session.predict({ x: new Float32Array(4) }); // error: a sequence needs y
   session.options.seed = 3; // error: options are read-only
   const old: 'per_head' = session.options.diagonal; // error: the options report 'per-head'
+  session.evalSteps = 4; // error: read-only (setEvalSteps sets it)
   console.log(n, old);
 }
 void main();

@@ -33,14 +33,19 @@ async function main(): Promise<void> {
   const count: number = session.parameterCount;
   const diverged: boolean = session.diverged;
   const filled: number = session.options.eta;
+  const learned: GpSession = gp.createSession({ steps: 1, eta: 0.125, learnEta: true });
+  learned.setEvalSteps(4);
+  const evalSteps: number = learned.evalSteps;
+  const etas: Float32Array = learned.stepSizes();
+  const learnEta: boolean = learned.options.learnEta;
   try {
     gp.createSession({ lengthScale: -1 });
   } catch (error) {
     if (error instanceof GateLabError && error.code === 'out-of-range') console.log(error.argument);
   }
-  for (const s of [session, standard, defaults, perHead]) s.dispose();
+  for (const s of [session, standard, defaults, perHead, learned]) s.dispose();
   const gone: boolean = session.disposed;
   console.log(lengthScale, family, one, x, mean, variance, contextMean, q, losses, all, prediction, at, steps, count,
-    diverged, filled, gone, diagonal);
+    diverged, filled, gone, diagonal, evalSteps, etas, learnEta);
 }
 void main();

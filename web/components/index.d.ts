@@ -483,6 +483,12 @@ export interface GpState {
   noise: number;
   /** AdamW steps each model trains for, 0 … 5000. */
   trainSteps: number;
+  /** Step size η the models train with, 0.01 … 1 (a change retrains). */
+  eta: number;
+  /** Each CEM layer learns its own η, starting at `eta` (a change retrains). */
+  learnEta: boolean;
+  /** T′ the trained models are evaluated at, 1 … 8, without retraining (test-time recursion); 0: as trained. */
+  evalSteps: number;
   /** The recursion depth drawn on top: '1' | '2' | '4' | '8'. */
   highlight: '1' | '2' | '4' | '8';
   paused: boolean;
@@ -497,25 +503,19 @@ export interface GpRmse {
 /**
  * <gatelab-gp>: in-context GP regression (docs/MATH.md §B7): four CEM transformers with T = 1, 2, 4
  * and 8 recursive steps per layer train in the worker; their predictions beside the exact GP
- * posterior. Fires `step` while training and `computed` when a run is set up.
+ * posterior. Fires `trained` when the steps are done. Its properties are GpState's entries.
  */
 export declare class GateLabGp extends GateLabFigure<GpState> {
-  seed: number;
-  sequence: number;
-  length: number;
-  dx: number;
-  lengthScale: number;
-  noise: number;
-  trainSteps: number;
-  highlight: GpState['highlight'];
-  paused: boolean;
-  /** The latest numbers (a copy), or null before the first models exist. */
+  /** The latest numbers (a copy; rmse at evalSteps), or null before the first models exist. */
   readonly results: {
-    stepsDone: number;
+    stepsDone: number; evalSteps: number;
     baselines: { posterior: GpRmse; contextMean: GpRmse };
-    models: { steps: number; parameters: number; rmse: number; rmseByPosition: Float32Array; diverged: boolean }[];
+    /** stepSizes: η of each block's attention and MLP, [attention₀, MLP₀, attention₁, MLP₁]. */
+    models: { steps: number; parameters: number; rmse: number; rmseByPosition: Float32Array; diverged: boolean;
+      stepSizes: Float32Array }[];
   } | null;
 }
+export interface GateLabGp extends GpState {}
 
 export interface PaperBFigures {
   'gatelab-energy': typeof GateLabEnergy;

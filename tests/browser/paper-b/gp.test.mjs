@@ -1,7 +1,9 @@
 // <gatelab-gp> in real Chromium under the strict CSP: four models (T = 1, 2, 4, 8) train in the
 // worker and their held-out RMSE is bit-identical to the same sessions trained with lab.gp in
 // Node; every canvas draws; the highlight and a new sequence change the picture and the
-// attributes; the CSV carries every series; a bad attribute falls back to its default.
+// attributes; the CSV carries every series; a bad attribute falls back to its default. Test-time
+// recursion: the eta and learn-eta attributes reach the sessions (bit-identical to lab.gp), and
+// eval-steps re-evaluates the trained models at T′ without retraining, from the keyboard.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSession, canvasStats, screenshotPath } from '../harness.mjs';
@@ -57,7 +59,7 @@ describe('<gatelab-gp>', () => {
     const figure = page.locator(TAG);
     assert.equal(await figure.evaluate((el) => el.dx), 1, 'dx="oops" fell back to 1');
     const before = await canvasStats(page, TAG);
-    const select = page.locator(`${TAG} select`);
+    const select = figure.getByLabel('Highlight');
     await select.focus();
     await page.keyboard.press('ArrowDown');
     await settled(page, TAG);
@@ -76,7 +78,91 @@ describe('<gatelab-gp>', () => {
       assert.ok(series.has(name), name);
     }
     assert.equal(csv.split('\n').filter((l) => l.startsWith('prediction,8,')).length, 8);
+    assert.equal(csv.split('\n').filter((l) => l.startsWith('eta_attention,8,')).length, 2, 'η of both blocks');
     assert.deepEqual(problems.filter((p) => !/dx="oops"/.test(p)), []);
+    await context.close();
+  });
+
+  it('eta reaches the sessions; eval-steps re-evaluates without retraining; learn-eta learns η; all by keyboard', async () => {
+    const markup = `<${TAG} length="8" train-steps="10" seed="2" eta="0.125"></${TAG}>`;
+    const { page, context, problems } = await figurePage(session, markup, TAG);
+    const figure = page.locator(TAG);
+    const evalSelect = figure.getByLabel('Evaluate at');
+    const etaSelect = figure.getByLabel('Step η');
+    const learnBox = figure.getByLabel('Learn η');
+    assert.equal(await evalSelect.inputValue(), '0');
+    assert.equal(await etaSelect.inputValue(), '0.125');
+    assert.equal(await learnBox.isChecked(), false);
+    const options = { family: 'cem', diagonal: 'shared', dx: 1, length: 8, lengthScale: 0.5, noiseStd: 0.1, d: 16,
+      layers: 2, heads: 2, hidden: 32, eta: 0.125, batch: 8, lr: 0.003, warmup: 20, seed: 2 };
+    const held = lab.gp.sample(options, 2 + 7919, 32);
+    // lab.gp in Node: each T trained 10 steps, evaluated at evalSteps; RMSE by position and η.
+    const expected = (o, evalSteps) => [1, 2, 4, 8].map((steps) => {
+      const s = lab.gp.createSession({ ...o, steps });
+      s.train(10);
+      s.setEvalSteps(evalSteps);
+      const out = { byPosition: Array.from(rmseByPosition(held.map((seq) => s.predict(seq)), held).byPosition),
+        stepSizes: Array.from(s.stepSizes()) };
+      s.dispose();
+      return out;
+    });
+    const read = () => figure.evaluate((el) => {
+      const r = el.results;
+      return { stepsDone: r.stepsDone, evalSteps: r.evalSteps, readout: el.readoutText,
+        models: r.models.map((m) => ({ byPosition: Array.from(m.rmseByPosition), stepSizes: Array.from(m.stepSizes) })) };
+    });
+    const asTrained = await read();
+    assert.equal(asTrained.evalSteps, 0);
+    assert.deepEqual(asTrained.models, expected(options, 0), 'eta="0.125" trained the sessions');
+    assert.match(asTrained.readout, /; η = 1\/8\.$/);
+    const before = await canvasStats(page, TAG);
+    await figure.evaluate((el) => {
+      el.trainedCount = 0;
+      el.addEventListener('trained', () => el.trainedCount++);
+    });
+
+    // Test-time recursion from the keyboard: as trained → T′ = 1 … 4, no retraining.
+    await evalSelect.focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
+    await settled(page, TAG);
+    assert.equal(await figure.getAttribute('eval-steps'), '4');
+    const at4 = await read();
+    assert.equal(at4.evalSteps, 4);
+    assert.equal(at4.stepsDone, 10);
+    assert.deepEqual(at4.models, expected(options, 4), 'the trained models evaluated at T′ = 4');
+    assert.match(at4.readout, /^Step 10 of 10\. Held-out RMSE on 32 sequences, every model evaluated at T′ = 4: T = 1 /);
+    assert.notEqual(at4.readout, asTrained.readout);
+    const after = await canvasStats(page, TAG);
+    assert.notEqual(after[1].hash, before[1].hash, 'the RMSE panel shows T′ = 4');
+    assert.equal(after[2].hash, before[2].hash, 'the training curves are untouched');
+    assert.equal(await figure.evaluate((el) => el.trainedCount), 0, 'no training ran');
+    // The Share links carry the new attributes.
+    await figure.locator('button[part~="share"]').click();
+    const script = await figure.locator('dialog[open] textarea').nth(1).inputValue();
+    assert.match(script, /<gatelab-gp [^>]*eta="0\.125"[^>]*eval-steps="4"/);
+    await page.keyboard.press('Escape');
+    await evalSelect.selectOption('0');
+    await settled(page, TAG);
+    assert.deepEqual(await read(), asTrained, 'back to the as-trained numbers, bit for bit');
+
+    // η from the keyboard retrains with the new step size.
+    await etaSelect.focus();
+    await page.keyboard.press('ArrowDown');
+    await settled(page, TAG);
+    assert.equal(await figure.getAttribute('eta'), '0.25');
+    assert.deepEqual((await read()).models, expected({ ...options, eta: 0.25 }, 0));
+    assert.equal(await figure.evaluate((el) => el.trainedCount), 1, 'trained again');
+
+    // Learn η: each CEM layer's η is a parameter, as in lab.gp.
+    await learnBox.focus();
+    await page.keyboard.press('Space');
+    await settled(page, TAG);
+    assert.equal(await figure.getAttribute('learn-eta'), '');
+    const learned = await read();
+    assert.deepEqual(learned.models, expected({ ...options, eta: 0.25, learnEta: true }, 0));
+    assert.ok(learned.models.every((m) => m.stepSizes.some((eta) => eta !== 0.25)), 'η moved');
+    assert.match(learned.readout, /η learned from 1\/4, now \(attention \/ MLP, mean over blocks\) T = 1 [\d.]+ \/ [\d.]+,/);
+    assert.deepEqual(problems, []);
     await context.close();
   });
 });

@@ -12,5 +12,5 @@ test('the lab.gp usage file type-checks against gatelab.d.ts', () => {
 test('lab.gp misuse is rejected by the types', () => {
   const r = misuseErrors('tests/types/gp-misuse.ts');
   assert.notEqual(r.status, 0);
-  assert.deepEqual(r.lines, [6, 7, 8, 10, 11, 12, 13], r.stdout);
+  assert.deepEqual(r.lines, [6, 7, 8, 10, 11, 12, 13, 14], r.stdout);
 });

@@ -71,6 +71,18 @@ export function createRange({ label, min, max, step, value, format = String, onI
   return { element: labelled(label, input, output), input, set: show };
 }
 
+/**
+ * A checkbox after its label text, like the other controls.
+ * @param {{ label: string, checked: boolean, onChange: (checked: boolean) => void }} spec
+ */
+export function createCheckbox({ label, checked, onChange }) {
+  const input = document.createElement('input');
+  input.type = 'checkbox';
+  input.checked = checked;
+  input.addEventListener('change', () => onChange(input.checked));
+  return { element: labelled(label, input), input };
+}
+
 /** @param {{ text: string, title?: string, part?: string, onClick: () => void }} spec */
 export function createButton({ text, title, part, onClick }) {
   const button = document.createElement('button');

@@ -1,4 +1,4 @@
-// <gatelab-gp length="16" length-scale="0.5" noise="0.1" train-steps="300" highlight="2" seed="1">
+// <gatelab-gp length="16" length-scale="0.5" noise="0.1" train-steps="300" eta="0.25" eval-steps="0" seed="1">
 //
 // In-context GP regression, live (docs/MATH.md §B7). Four small CEM transformers (tied
 // attention with a shared diagonal + tied gated MLP, the same width and depth) with T = 1, 2,
@@ -7,8 +7,11 @@
 // the best any model can do from the pairs before t) and each model's prediction of y_t.
 // Below: the RMSE by context length on held-out sequences beside the posterior's and the
 // context mean's, and the training loss. Every number comes from the library (lab.gp).
+// Test-time recursion: `eval-steps` evaluates the trained models at another T′ (a model trained
+// at T = 1 run at T′ = 4) without retraining; `eta` sets the step size η they train with, and
+// `learn-eta` lets each layer learn its own (docs/MATH.md §B14).
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createRange, createReseedButton, createSelect } from '../base/controls.js';
+import { createButton, createCheckbox, createRange, createReseedButton, createSelect, setSelectOptions } from '../base/controls.js';
 import { sharedRunner } from '../runner/lab-runner.js';
 import { runTracked } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
@@ -17,6 +20,9 @@ import { drawChart } from '../plot/chart.js';
 import { parseColor } from '../base/theme.js';
 
 export const GP_DEPTHS = [1, 2, 4, 8];
+// The η menu (an `eta` attribute off it is added to the menu) and the T′ menu, 0 = as trained.
+const ETA_CHOICES = [1 / 16, 1 / 8, 1 / 4, 1 / 2, 1];
+const EVAL_CHOICES = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 const CHUNK = 5;         // AdamW steps per worker call between redraws
 const EVAL_COUNT = 32;   // held-out sequences of the RMSE panel
 let nextId = 1;
@@ -28,6 +34,26 @@ const STYLES = `
   .plots { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 }
 `;
+
+/** η as a reader writes it: 1/4 for the menu's values, else the number. */
+function etaText(eta) {
+  return eta < 1 && Number.isInteger(1 / eta) ? `1/${1 / eta}` : formatNumber(eta);
+}
+
+function etaOptions(eta) {
+  const values = ETA_CHOICES.includes(eta) ? ETA_CHOICES : [...ETA_CHOICES, eta].sort((a, b) => a - b);
+  return values.map((v) => ({ value: String(v), text: etaText(v) }));
+}
+
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+
+/** The readout's η: the fixed one, or each model's learned ones (stepSizes: attention, MLP, per block). */
+function etaReadout({ eta, learnEta }, models) {
+  if (!learnEta) return `η = ${etaText(eta)}`;
+  const slot = (m, k) => formatNumber(mean(m.stepSizes.filter((_, i) => i % 2 === k)));
+  return `η learned from ${etaText(eta)}, now (attention / MLP, mean over blocks) `
+    + models.map((m) => `T = ${m.steps} ${slot(m, 0)} / ${slot(m, 1)}`).join(', ');
+}
 
 /** The colour of depth index i: from accent-2 (T = 1) to accent (T = 8). */
 function depthColor(theme, i) {
@@ -49,21 +75,29 @@ export class GateLabGp extends GateLabFigure {
     lengthScale: { type: 'number', default: 0.5, min: 0.05, max: 5 },
     noise: { type: 'number', default: 0.1, min: 0.01, max: 1 },
     trainSteps: { type: 'integer', default: 300, min: 0, max: 5000 },
+    eta: { type: 'number', default: 0.25, min: 0.01, max: 1 },
+    learnEta: { type: 'boolean', default: false },
+    evalSteps: { type: 'integer', default: 0, min: 0, max: 8 },
     highlight: { type: 'enum', default: '2', values: GP_DEPTHS.map(String) },
     paused: { type: 'boolean', default: false },
   };
 
   #controls = null;
-  #run = null;        // { id, abort, display, baselines, models: [{ steps, parameters, losses: number[], … }] }
+  // { id, abort, display, baselines, models: [{ steps, parameters, losses: number[], evalSteps, stamp, prediction, … }] }
+  #run = null;
   #training = false;
   #suspended = false; // out of the page: the training loop stops after its chunk
 
-  /** The latest numbers: { stepsDone, models: [{ steps, parameters, rmse, rmseByPosition }], baselines } or null. */
+  /**
+   * The latest numbers: { stepsDone, evalSteps, baselines, models: [{ steps, parameters, rmse, rmseByPosition,
+   * diverged, stepSizes }] } or null; rmse and rmseByPosition are those at evalSteps (0: as trained).
+   */
   get results() {
     const r = this.#run;
     if (!r?.models) return null;
-    return structuredClone({ stepsDone: Math.min(...r.models.map((m) => m.stepsDone)), baselines: r.baselines,
-      models: r.models.map(({ steps, parameters, rmse, rmseByPosition, diverged }) => ({ steps, parameters, rmse, rmseByPosition, diverged })) });
+    return structuredClone({ stepsDone: Math.min(...r.models.map((m) => m.stepsDone)), evalSteps: r.models[0].evalSteps,
+      baselines: r.baselines, models: r.models.map(({ steps, parameters, rmse, rmseByPosition, diverged, stepSizes }) =>
+        ({ steps, parameters, rmse, rmseByPosition, diverged, stepSizes })) });
   }
 
   build({ controls }) {
@@ -73,6 +107,13 @@ export class GateLabGp extends GateLabFigure {
     const highlight = createSelect({ label: 'Highlight', value: this.state.highlight,
       options: GP_DEPTHS.map((t) => ({ value: String(t), text: `T = ${t}` })),
       onChange: (value) => this.setState({ highlight: value }, 'user') });
+    const evalSteps = createSelect({ label: 'Evaluate at', value: String(this.state.evalSteps),
+      options: EVAL_CHOICES.map((t) => ({ value: String(t), text: t ? `T′ = ${t}` : 'as trained' })),
+      onChange: (value) => this.setState({ evalSteps: Number(value) }, 'user') });
+    const eta = createSelect({ label: 'Step η', value: String(this.state.eta), options: etaOptions(this.state.eta),
+      onChange: (value) => this.setState({ eta: Number(value) }, 'user') });
+    const learnEta = createCheckbox({ label: 'Learn η', checked: this.state.learnEta,
+      onChange: (checked) => this.setState({ learnEta: checked }, 'user') });
     const lengthScale = createRange({ label: 'Length-scale ℓ', min: 0.1, max: 2, step: 0.05, value: this.state.lengthScale,
       format: (v) => v.toFixed(2), onInput: (value) => this.setState({ lengthScale: value }, 'user') });
     const noise = createRange({ label: 'Noise σ', min: 0.01, max: 0.5, step: 0.01, value: this.state.noise,
@@ -81,13 +122,20 @@ export class GateLabGp extends GateLabFigure {
       onClick: () => this.setState({ paused: !this.state.paused }, 'user') });
     const sequence = createReseedButton(this, { text: 'New sequence', part: 'button sequence', name: 'sequence' });
     const restart = createReseedButton(this, { text: 'Retrain', title: 'New initial weights and training data', part: 'button restart' });
-    controls.append(highlight.element, lengthScale.element, noise.element, pause, sequence, restart);
-    this.#controls = { highlight, lengthScale, noise, pause, sequence, restart };
+    controls.append(highlight.element, evalSteps.element, eta.element, learnEta.element, lengthScale.element, noise.element,
+      pause, sequence, restart);
+    this.#controls = { highlight, evalSteps, eta, learnEta, lengthScale, noise, pause, sequence, restart };
   }
 
   syncControls() {
     const c = this.#controls;
     c.highlight.select.value = this.state.highlight;
+    c.evalSteps.select.value = String(this.state.evalSteps);
+    const etaMenu = etaOptions(this.state.eta);
+    const shown = Array.from(c.eta.select.options, (o) => o.value).join();
+    if (shown !== etaMenu.map((o) => o.value).join()) setSelectOptions(c.eta.select, etaMenu, String(this.state.eta));
+    c.eta.select.value = String(this.state.eta);
+    c.learnEta.input.checked = this.state.learnEta;
     c.lengthScale.set(this.state.lengthScale);
     c.noise.set(this.state.noise);
     c.pause.textContent = this.state.paused ? 'Resume' : 'Pause';
@@ -101,10 +149,11 @@ export class GateLabGp extends GateLabFigure {
 
   update(changed) {
     const has = (...names) => names.some((n) => changed.has(n));
-    if (has('seed', 'length', 'dx', 'lengthScale', 'noise')) {
+    if (has('seed', 'length', 'dx', 'lengthScale', 'noise', 'eta', 'learnEta')) {
       this.#restart();
       return;
     }
+    if (has('evalSteps')) this.#evaluate();
     if (has('sequence')) this.#newSequence();
     if (has('trainSteps', 'paused')) this.#train();
     this.requestDraw();
@@ -126,9 +175,9 @@ export class GateLabGp extends GateLabFigure {
   }
 
   #options() {
-    const { seed, length, dx, lengthScale, noise } = this.state;
+    const { seed, length, dx, lengthScale, noise, eta, learnEta } = this.state;
     return { family: 'cem', diagonal: 'shared', dx, length, lengthScale, noiseStd: noise, d: 16, layers: 2, heads: 2,
-      hidden: 32, eta: 0.25, batch: 8, lr: 0.003, warmup: 20, seed };
+      hidden: 32, eta, learnEta, batch: 8, lr: 0.003, warmup: 20, seed };
   }
 
   #stop() {
@@ -146,10 +195,11 @@ export class GateLabGp extends GateLabFigure {
     return runTracked(this, async () => {
       this.announce('Creating the models…', { busy: true });
       const r = await sharedRunner().run('gpStart', { id: run.id, options: this.#options(), depths: GP_DEPTHS,
-        sequenceSeed: this.state.sequence, evalSeed: (this.state.seed + 7919) >>> 0, evalCount: EVAL_COUNT },
-      { signal: run.abort.signal });
+        sequenceSeed: this.state.sequence, evalSeed: (this.state.seed + 7919) >>> 0, evalCount: EVAL_COUNT,
+        evalSteps: this.state.evalSteps }, { signal: run.abort.signal });
       if (this.#run !== run) return;
       Object.assign(run, r, { models: r.models.map((m) => ({ ...m, losses: Array.from(m.losses) })) });
+      if (run.models[0].evalSteps !== this.state.evalSteps) this.#evaluate();  // changed while starting
       this.requestDraw();
       await this.#train();
     });
@@ -170,9 +220,10 @@ export class GateLabGp extends GateLabFigure {
           from: run.models.map((m) => m.losses.length) }, { signal: run.abort.signal });
         if (this.#run !== run) return;
         r.models.forEach((m, i) => {
-          const losses = run.models[i].losses;
-          losses.push(...m.losses);
-          run.models[i] = { ...m, losses };
+          const { losses, evalSteps, stamp, prediction, rmseByPosition, rmse, stepSizes, ...rest } = m;
+          run.models[i].losses.push(...losses);
+          Object.assign(run.models[i], rest);
+          this.#takeEvaluation(run.models[i], m);
         });
         this.announce(this.#summary(), { busy: true });
         this.requestDraw();
@@ -182,6 +233,29 @@ export class GateLabGp extends GateLabFigure {
         this.dispatchEvent(new CustomEvent('trained', { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
       }
     }, { onEnd: () => (this.#training = false) });
+  }
+
+  /** Re-evaluates the trained models at evalSteps (test-time recursion); training goes on as it was. */
+  async #evaluate() {
+    const run = this.#run;
+    if (!run?.models) return;  // still starting: #restart evaluates once the models exist
+    await runTracked(this, async () => {
+      const r = await sharedRunner().run('gpEvaluate', { id: run.id, evalSteps: this.state.evalSteps }, { signal: run.abort.signal });
+      if (this.#run !== run) return;
+      r.models.forEach((e, i) => this.#takeEvaluation(run.models[i], e));
+      this.announce(this.#summary(), { busy: this.#training });
+      this.requestDraw();
+    });
+  }
+
+  /**
+   * Takes a worker evaluation into model m unless it is stale: at a T′ no longer asked for, or
+   * older (by stamp) than the one shown, as when a training chunk and a re-evaluation cross.
+   */
+  #takeEvaluation(m, e) {
+    if (e.evalSteps !== this.state.evalSteps || e.stamp < m.stamp) return;
+    const { evalSteps, stamp, prediction, rmseByPosition, rmse, stepSizes } = e;
+    Object.assign(m, { evalSteps, stamp, prediction, rmseByPosition, rmse, stepSizes });
   }
 
   async #newSequence() {
@@ -200,9 +274,11 @@ export class GateLabGp extends GateLabFigure {
     const run = this.#run;
     const step = Math.min(...run.models.map((m) => m.stepsDone));
     const models = run.models.map((m) => `T = ${m.steps} ${formatNumber(m.rmse)}${m.diverged ? ' (diverged)' : ''}`).join(', ');
+    const at = run.models[0].evalSteps;
     return `Step ${step} of ${this.state.trainSteps}${this.state.paused ? ' (paused)' : ''}. Held-out RMSE on ${EVAL_COUNT} `
-      + `sequences: ${models}; exact GP posterior ${formatNumber(run.baselines.posterior.rmse)} (the best possible), `
-      + `context mean ${formatNumber(run.baselines.contextMean.rmse)}. ${run.models[0].parameters} parameters per model.`;
+      + `sequences${at ? `, every model evaluated at T′ = ${at}` : ''}: ${models}; exact GP posterior `
+      + `${formatNumber(run.baselines.posterior.rmse)} (the best possible), context mean ${formatNumber(run.baselines.contextMean.rmse)}. `
+      + `${run.models[0].parameters} parameters per model; ${etaReadout(this.state, run.models)}.`;
   }
 
   draw() {
@@ -214,7 +290,10 @@ export class GateLabGp extends GateLabFigure {
     const positions = Float32Array.from({ length: n }, (_, t) => t);
     const hi = GP_DEPTHS.indexOf(Number(this.state.highlight));
     const styled = (i, extra) => ({ color: depthColor(theme, i), width: i === hi ? 3 : 1.5, alpha: i === hi ? 1 : 0.55, ...extra });
-    const legend = [...run.models.map((m, i) => ({ label: `T = ${m.steps}`, color: depthColor(theme, i), width: i === hi ? 3 : 1.5 }))];
+    const at = run.models[0].evalSteps;
+    const legend = run.models.map((m, i) => ({ label: at ? `T = ${m.steps} → ${at}` : `T = ${m.steps}`, color: depthColor(theme, i),
+      width: i === hi ? 3 : 1.5 }));
+    const atTitle = at ? `, evaluated at T′ = ${at}` : '';
     {
       const { ctx, width, height } = this.beginCanvas(predCanvas);
       const d = run.display;
@@ -224,7 +303,7 @@ export class GateLabGp extends GateLabFigure {
       drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         xDomain: [-0.5, n - 0.5], yDomain: extent([lo, up, d.y, ...run.models.map((m) => m.prediction)]), theme,
         fontSize: this.fontSizeFor(width), xLabel: 'position t (the model has seen the pairs before t)', yLabel: 'y',
-        title: `Held-out sequence ${d.seed}: predictions of y_t`,
+        title: `Held-out sequence ${d.seed}: predictions of y_t${atTitle}`,
         bands: [{ x: positions, lo, hi: up, color: theme.muted, alpha: 0.2 }],
         series: [{ x: positions, y: d.mean, color: theme.fg, width: 1.5, dash: [5, 4] },
           { x: positions, y: d.contextMean, color: theme.muted, width: 1.2, dash: [2, 3] },
@@ -240,7 +319,7 @@ export class GateLabGp extends GateLabFigure {
       drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         xDomain: [-0.5, n - 0.5], yDomain: extent([b.posterior.byPosition, b.contextMean.byPosition,
           ...run.models.map((m) => m.rmseByPosition)], { include: [0] }),
-        theme, fontSize: this.fontSizeFor(width), xLabel: 'context length t', title: `Held-out RMSE (${EVAL_COUNT} sequences)`,
+        theme, fontSize: this.fontSizeFor(width), xLabel: 'context length t', title: `Held-out RMSE (${EVAL_COUNT} sequences)${atTitle}`,
         series: [{ x: positions, y: b.posterior.byPosition, color: theme.fg, width: 1.5, dash: [5, 4] },
           { x: positions, y: b.contextMean.byPosition, color: theme.muted, width: 1.2, dash: [2, 3] },
           ...run.models.map((m, i) => ({ x: positions, y: m.rmseByPosition, ...styled(i) }))],
@@ -262,7 +341,7 @@ export class GateLabGp extends GateLabFigure {
         xDomain: [0, Math.max(steps, this.state.trainSteps)], yDomain: extent(curves, { include: [0] }), theme,
         fontSize: this.fontSizeFor(width), xLabel: 'step', title: 'Training MSE (10-step mean)',
         series: curves.map((c, i) => ({ x: Float32Array.from(c, (_, k) => k + 1), y: c, ...styled(i) })),
-        legend,
+        legend: legend.map((l, i) => ({ ...l, label: `T = ${run.models[i].steps}` })),  // training runs at the trained T
       });
     }
   }
@@ -282,6 +361,7 @@ export class GateLabGp extends GateLabFigure {
       m.prediction.forEach((v, t) => rows.push(['prediction', m.steps, t, v]));
       m.rmseByPosition.forEach((v, t) => rows.push(['rmse', m.steps, t, v]));
       m.losses.forEach((v, k) => rows.push(['train_mse', m.steps, k + 1, v]));
+      m.stepSizes.forEach((v, k) => rows.push([k % 2 ? 'eta_mlp' : 'eta_attention', m.steps, k >> 1, v]));
     }
     return { columns: ['series', 'T', 'x', 'value'], rows };
   }

@@ -1,7 +1,9 @@
 // The <gatelab-gp> figure's long computations, as runner tasks (lab-tasks.js merges them in):
 // a session of one GP model per recursion depth T, kept in the worker between calls, trained in
 // chunks; each call returns what the figure draws — predictions on the shown sequence and the
-// RMSE by position on a small held-out set, beside the exact GP posterior (lab.gp).
+// RMSE by position on a small held-out set, beside the exact GP posterior (lab.gp). The models
+// can be evaluated at another T than they train at (test-time recursion, gpEvaluate); each
+// evaluation carries a stamp, so the figure keeps the newest when gpStep and gpEvaluate cross.
 
 const sessions = new Map();
 
@@ -28,12 +30,19 @@ function shown(api, options, seed) {
   return { ...seq, ...api.posterior(options, seq), seed };
 }
 
+let stamps = 0;
+
+/** One model's predictions on the shown sequence and RMSE on the held-out set, at its evalSteps. */
+function evaluation(model, display, evalSet) {
+  const { byPosition, rmse } = rmseByPosition(evalSet.map((s) => model.predict(s)), evalSet);
+  return { evalSteps: model.evalSteps, stamp: ++stamps, prediction: model.predict(display), rmseByPosition: byPosition,
+    rmse, stepSizes: model.stepSizes() };
+}
+
 function modelState(session, fromStep, display, evalSet) {
   const losses = session.model.losses();
-  const { byPosition, rmse } = rmseByPosition(evalSet.map((s) => session.model.predict(s)), evalSet);
   return { steps: session.steps, parameters: session.model.parameterCount, stepsDone: session.model.stepsDone,
-    diverged: session.model.diverged, losses: losses.slice(fromStep), prediction: session.model.predict(display),
-    rmseByPosition: byPosition, rmse };
+    diverged: session.model.diverged, losses: losses.slice(fromStep), ...evaluation(session.model, display, evalSet) };
 }
 
 export const gpTasks = {
@@ -41,14 +50,16 @@ export const gpTasks = {
    * Starts a figure session: one model per T in `depths`, the shown sequence (sequenceSeed)
    * with its posterior, and `evalCount` held-out sequences with the baselines' RMSE.
    */
-  *gpStart(lab, { id, options, depths, sequenceSeed, evalSeed, evalCount }) {
+  *gpStart(lab, { id, options, depths, sequenceSeed, evalSeed, evalCount, evalSteps = 0 }) {
     gpTasks.gpStop(lab, { id }).next();
     const api = lab.gp;
     const session = { models: [], options, display: shown(api, options, sequenceSeed), evalSet: api.sample(options, evalSeed, evalCount) };
     sessions.set(id, session);
     try {
       for (const steps of depths) {
-        session.models.push({ steps, model: api.createSession({ ...options, steps }) });
+        const model = api.createSession({ ...options, steps });
+        session.models.push({ steps, model });
+        model.setEvalSteps(evalSteps);
         yield session.models.length / (depths.length + 1);
       }
     } finally {
@@ -77,6 +88,17 @@ export const gpTasks = {
       yield (i + 1) / session.models.length;
     }
     return { models: out };
+  },
+
+  /**
+   * Evaluates every model at evalSteps (0: as trained) from now on, without training: their
+   * predictions and held-out RMSE. In one slice, so it sees every model at the same step.
+   */
+  *gpEvaluate(lab, { id, evalSteps }) {
+    const session = sessions.get(id);
+    if (!session) throw sessionLost(id);
+    for (const m of session.models) m.model.setEvalSteps(evalSteps);
+    return { models: session.models.map((m) => evaluation(m.model, session.display, session.evalSet)) };
   },
 
   /** A new shown sequence: its posterior and every model's predictions on it. */

@@ -52,6 +52,11 @@ export interface GpModelOptions extends GpDataOptions {
   hidden?: number;
   /** Step size η of the CEM layers. Default 0.25. */
   eta?: number;
+  /**
+   * Each CEM layer learns its own η = softplus(θ), starting at `eta` (docs/MATH.md §B14);
+   * `stepSizes()` reads them. Default false.
+   */
+  learnEta?: boolean;
   /** Fresh sequences per training step. Default 8. */
   batch?: number;
   /** AdamW learning rate. Default 0.003. */
@@ -88,6 +93,20 @@ export interface GpSession {
   /** True once a step gave a non-finite loss; train() then refuses to go on. */
   readonly diverged: boolean;
   readonly disposed: boolean;
+  /** T of the CEM layers in predict() and predictAt(); 0 (the default): the T the model trains at. */
+  readonly evalSteps: number;
+  /**
+   * From now on evaluates the model at `steps` recursive steps per layer, 0 … 16 (0: as
+   * trained), while training keeps its own T: test-time recursion, e.g. a model trained at
+   * T = 1 evaluated at T′ = 4. Throws GateLabError naming `steps`: 'out-of-range' outside
+   * 0 … 16, 'unsupported' for a non-zero value on the standard family.
+   */
+  setEvalSteps(steps: number): void;
+  /**
+   * η of each block's CEM attention and MLP, learned (learnEta) or fixed, as
+   * [attention₀, MLP₀, attention₁, MLP₁, …] (2·layers numbers). Family cem only ('unsupported').
+   */
+  stepSizes(): Float32Array;
   /** Runs n AdamW steps (default 1, at most 10000 a call), each on `batch` fresh sequences; returns their mean train MSEs. */
   train(n?: number): Float32Array;
   /** The prediction of y_t at every position t of seq (the model sees only the pairs before t). */

@@ -4,13 +4,13 @@
 // (cpp/src/gp/ via cpp/bindings/bind_gp.cpp); this file fills in defaults, validates, copies
 // arrays and throws GateLabError. installGp(core) returns lab.gp. Types: gp.d.ts.
 import { throwCoreError } from '../core/errors.js';
-import { fail, finiteNumber, integer, oneOf, plainObject, seedOf } from '../core/validate.js';
+import { boolean, fail, finiteNumber, integer, oneOf, plainObject, seedOf } from '../core/validate.js';
 import { GpSession, queryCount, sequenceOf } from './session.js';
 
 export const GP_DEFAULTS = Object.freeze({
   dx: 1, length: 16, lengthScale: 0.5, signalVar: 1, noiseStd: 0.1, inputs: 'uniform',
   family: 'cem', steps: 1, diagonal: 'shared', precond: 'none', precondRank: 0,
-  d: 16, layers: 2, heads: 2, hidden: 32, eta: 0.25, batch: 8, lr: 0.003, warmup: 20, clipNorm: 1, seed: 0,
+  d: 16, layers: 2, heads: 2, hidden: 32, eta: 0.25, learnEta: false, batch: 8, lr: 0.003, warmup: 20, clipNorm: 1, seed: 0,
 });
 
 const INTEGERS = ['dx', 'length', 'steps', 'precondRank', 'd', 'layers', 'heads', 'hidden', 'batch', 'warmup'];
@@ -31,6 +31,7 @@ function fullOptions(options) {
   for (const k of INTEGERS) if (o[k] !== undefined) out[k] = integer(`options.${k}`, o[k], { min: 0 });
   if (o.seed !== undefined) out.seed = seedOf('options.seed', o.seed);
   for (const k of NUMBERS) if (o[k] !== undefined) out[k] = finiteNumber(`options.${k}`, o[k]);
+  if (o.learnEta !== undefined) out.learnEta = boolean('options.learnEta', o.learnEta);
   for (const [k, values] of Object.entries(CHOICES)) {
     if (o[k] !== undefined) out[k] = oneOf(`options.${k}`, k === 'diagonal' ? DIAGONAL_ALIASES[o[k]] ?? o[k] : o[k], values);
   }

@@ -43,6 +43,29 @@ export class GpSession extends Owned {
     return handleOf(this).diverged();
   }
 
+  /** T of the CEM layers in predict() and predictAt(); 0: the T the model trains at. */
+  get evalSteps() {
+    return handleOf(this).evalSteps();
+  }
+
+  /**
+   * Evaluates the model at `steps` recursive steps per layer (0 … cemMaxSteps; 0: as trained)
+   * from now on, while training keeps its own T: test-time recursion. Family cem only.
+   */
+  setEvalSteps(steps) {
+    const handle = handleOf(this);
+    integer('steps', steps, { min: 0, max: this.#core.module.cemMaxSteps });
+    throwCoreError(handle.setEvalSteps(steps), { argument: 'steps', fields: [] });
+  }
+
+  /** η of each block's CEM attention and MLP, learned or fixed: [attention₀, MLP₀, attention₁, …]. Family cem only. */
+  stepSizes() {
+    const handle = handleOf(this);
+    const [error, out] = this.#core.heap.call([], [2 * this.options.layers], (p) => handle.stepSizes(p));
+    throwCoreError(error, { argument: 'this', fields: [] });
+    return out;
+  }
+
   /** Runs n AdamW steps, each on `batch` fresh sequences; returns their mean train MSEs. */
   train(n = 1) {
     const handle = handleOf(this);
