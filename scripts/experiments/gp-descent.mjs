@@ -59,9 +59,9 @@ function diagonalSvg(a) {
       points: a.rows.map((r) => ({ x: r.dx, y: r.models.find((m) => m.diagonal === 'shared')?.wqkNorm })) }]);
   const body = [
     panel({ x0: 60, y0: top, width: w, height: h, title: 'held-out RMSE − GP posterior (95 %)', xLabel: 'input width dx',
-      yLabel: 'excess RMSE', series }),
+      yLabel: 'excess RMSE', xTicks: a.rows.map((r) => r.dx), series }),
     panel({ x0: 60 + w + 80, y0: top, width: w, height: h, title: 'size of the learned diagonal', xLabel: 'input width dx',
-      series: norms }),
+      xTicks: a.rows.map((r) => r.dx), series: norms }),
     legend(60, top + h + 50, series),
     legend(60 + w + 80, top + h + 50, norms),
   ].join('\n');
