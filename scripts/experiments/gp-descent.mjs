@@ -68,7 +68,24 @@ function diagonalSvg(a) {
   return svgDocument(60 + 2 * w + 80 + 40, top + h + 50 + 17 * 4, 'gp-descent: the diagonal against input width (head width 8)', body);
 }
 
-const SUITES = { grid: { analyse: analyseGrid, report: gridReport, svg: gridSvg },
+// The written run keeps every number the analysis reads: the per-position probes (energies and
+// entropies at every T′, 5 significant digits) only for the models the test-time analysis uses,
+// the test-time RMSE for every model. The full probes of every job stay in the jobs folder.
+const round5 = (v) => (Number.isFinite(v) ? Number(v.toPrecision(5)) : v);
+function slimGrid(run, analysis) {
+  const kept = new Set(analysis.testTime.map((t) => t.name));
+  const jobs = run.jobs.map((j) => {
+    if (!j.testTime) return j;
+    const testTime = kept.has(j.name)
+      ? j.testTime.map((e) => ({ ...e, blocks: e.blocks.map((b) => ({ ...b, energyByPosition: b.energyByPosition.map(round5),
+        entropyByPosition: b.entropyByPosition.map(round5) })) }))
+      : j.testTime.map((e) => ({ steps: e.steps, rmse: e.rmse }));
+    return { ...j, testTime };
+  });
+  return { ...run, jobs };
+}
+
+const SUITES = { grid: { analyse: analyseGrid, report: gridReport, svg: gridSvg, slim: slimGrid },
   diagonal: { analyse: analyseDiagonal, report: diagonalReport, svg: diagonalSvg } };
 
 /** Runs (or with --from, reads) a suite; resolves with { run, analysis, markdown, files }. */
@@ -88,17 +105,22 @@ export async function runGpDescent(argv, { quiet = false, write = true } = {}) {
   // Full runs keep their jobs to resume; quick runs (the tests) never read an earlier run's files.
   const jobsDir = o.quick ? null : `${DEFAULT_OUT}gp-descent-${suite}-jobs`;
   if (jobsDir && !from) mkdirSync(jobsDir, { recursive: true });
-  const run = from ? JSON.parse(readFileSync(from, 'utf8'))
+  let run = from ? JSON.parse(readFileSync(from, 'utf8'))
     : await runNative('gp-descent', ['--suite', suite, ...(jobsDir ? ['--jobs-dir', jobsDir] : []), ...o.args], { quiet });
   const lab = await loadGateLab();
   const kit = SUITES[suite];
-  const analysis = kit.analyse(run, lab.stats);
+  let analysis = kit.analyse(run, lab.stats);
+  // The analysis of the written file itself, so re-analysing it (--from) gives the same numbers.
+  if (kit.slim) {
+    run = kit.slim(run, analysis);
+    analysis = kit.analyse(run, lab.stats);
+  }
   const markdown = kit.report(analysis, run);
   const files = [];
   if (write) {
     const name = `${o.outDir}gp-descent-${suite}${o.quick ? '-quick' : ''}`;
     mkdirSync(o.outDir, { recursive: true });
-    writeFileSync(`${name}.json`, `${JSON.stringify({ ...run, analysis }, null, 1)}\n`);
+    writeFileSync(`${name}.json`, `${JSON.stringify({ ...run, analysis })}\n`);
     writeFileSync(`${name}.svg`, kit.svg(analysis, run));
     writeFileSync(`${name}.md`, `${markdown}\n`);
     files.push(`${name}.json`, `${name}.svg`, `${name}.md`);
