@@ -1,6 +1,7 @@
 // The paper-B article (demos/paper-b.html) in real Chromium: it loads with no console error and no
 // request off 127.0.0.1, its four figures draw, its math is typeset by the local KaTeX, its
-// buttons drive the figures, the site's navigation links to it, and it fits a phone.
+// buttons drive the figures (the GP figure's test-time recursion too), the site's navigation links
+// to it, and it fits a phone.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, typesetMath } from '../harness.mjs';
@@ -47,6 +48,10 @@ describe('demos/paper-b.html', () => {
     await page.locator('button[data-target="tying"]', { hasText: 'the gated MLP' }).click();
     await settled(page, 'gatelab-tying');
     assert.equal(await page.locator('#tying').evaluate((el) => el.layer), 'mlp');
+    await page.locator('button[data-target="gp"]', { hasText: 'evaluate every model at T′ = 4' }).click();
+    await page.waitForFunction(() => document.getElementById('gp').evalSteps === 4);
+    await page.locator('button[data-target="gp"]', { hasText: 'as trained' }).click();
+    await page.waitForFunction(() => document.getElementById('gp').evalSteps === 0);
     await page.locator('button[data-action="reflect"]').click();
     await page.waitForFunction(() => document.getElementById('precond').result?.positiveDefinite === false);
     await settled(page, 'gatelab-precond');
