@@ -113,11 +113,8 @@ GpBaselines gp_baselines(const GpDataConfig& data, const std::vector<GpSequence>
   return b;
 }
 
-namespace {
-
-// Held-out errors of a session on the first `count` sequences; keeps the predictions when asked.
-GpErrors evaluate(GpSession& session, const std::vector<GpSequence>& eval, int count,
-                  std::vector<std::vector<double>>* predictions) {
+GpErrors gp_evaluate(GpSession& session, const std::vector<GpSequence>& eval, int count,
+                     std::vector<std::vector<double>>* predictions) {
   GpErrors errors;
   std::vector<double> pred(session.config().data.length);
   for (int i = 0; i < count && i < int(eval.size()); ++i) {
@@ -127,8 +124,6 @@ GpErrors evaluate(GpSession& session, const std::vector<GpSequence>& eval, int c
   }
   return errors;
 }
-
-}  // namespace
 
 GpRunResult gp_run(const GpExperimentConfig& c, int model, int seed, const std::vector<GpSequence>& eval,
                    const GpBaselines& baselines, const GpProgress& progress) {
@@ -155,14 +150,14 @@ GpRunResult gp_run(const GpExperimentConfig& c, int model, int seed, const std::
       double mean = 0;
       for (int s = from; s < done; ++s) mean += session.losses()[s] / double(done - from);
       r.curve_steps.push_back(done);
-      r.curve_rmse.push_back(evaluate(session, eval, c.curve_sequences, nullptr).rmse());
+      r.curve_rmse.push_back(gp_evaluate(session, eval, c.curve_sequences, nullptr).rmse());
       r.curve_train_loss.push_back(mean);
       ++next_curve;
     }
   }
   r.diverged = session.diverged();
   std::vector<std::vector<double>> predictions;
-  const GpErrors errors = evaluate(session, eval, static_cast<int>(eval.size()), &predictions);
+  const GpErrors errors = gp_evaluate(session, eval, static_cast<int>(eval.size()), &predictions);
   r.rmse_by_position = errors.rmse_by_position();
   r.rmse = errors.rmse();
   const int done = session.steps_done();
@@ -171,7 +166,7 @@ GpRunResult gp_run(const GpExperimentConfig& c, int model, int seed, const std::
     double mean = 0;
     for (int s = from; s < done; ++s) mean += session.losses()[s] / double(std::max(1, done - from));
     r.curve_steps.push_back(done);
-    r.curve_rmse.push_back(evaluate(session, eval, c.curve_sequences, nullptr).rmse());
+    r.curve_rmse.push_back(gp_evaluate(session, eval, c.curve_sequences, nullptr).rmse());
     r.curve_train_loss.push_back(mean);
   }
   r.leak = gp_leak_check(predictions, baselines.posterior_means, eval);

@@ -58,6 +58,11 @@ struct GpRunResult {
   double seconds = 0;
 };
 
+// Errors of a session's predictions on the first `count` sequences of a set; keeps the
+// predictions when asked.
+GpErrors gp_evaluate(GpSession& session, const std::vector<GpSequence>& set, int count,
+                     std::vector<std::vector<double>>* predictions = nullptr);
+
 // progress(fraction done, latest train loss) is called about every 5 % of the steps.
 using GpProgress = std::function<void(double, double)>;
 GpRunResult gp_run(const GpExperimentConfig& config, int model, int seed, const std::vector<GpSequence>& eval,

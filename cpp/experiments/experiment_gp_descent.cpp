@@ -85,19 +85,6 @@ std::vector<GpDescentJob> diagonal_models(bool quick) {
   return out;
 }
 
-// Held-out (or dev) errors of the session on the first `count` sequences.
-GpErrors score(GpSession& session, const std::vector<GpSequence>& set, int count,
-               std::vector<std::vector<double>>* predictions = nullptr) {
-  GpErrors errors;
-  std::vector<double> pred(session.config().data.length);
-  for (int i = 0; i < count && i < int(set.size()); ++i) {
-    session.predict(set[i], pred.data());
-    errors.add(pred.data(), set[i].y);
-    if (predictions) predictions->push_back(pred);
-  }
-  return errors;
-}
-
 // Frobenius norms per block and head: ‖diag(d_k)‖ = ‖d_k‖ and ‖W_Q^kᵀ W_K^k‖ (d×d).
 void write_diag_norms(JsonWriter& j, CemTransformer& model) {
   j.key("diagNorms").begin_array();
@@ -188,7 +175,7 @@ void write_test_time(JsonWriter& j, const GpDescentSettings& st, GpSession& sess
   j.key("testTime").begin_array();
   for (int steps : st.eval_steps) {
     session.set_eval_steps(steps);
-    const double rmse = score(session, eval, st.test_time_sequences).rmse();
+    const double rmse = gp_evaluate(session, eval, st.test_time_sequences).rmse();
     session.set_eval_steps(0);
     model.set_steps(steps, steps);
     const std::vector<BlockProbe> blocks = probe(session, eval, std::min<int>(st.probe_sequences, int(eval.size())), steps);
@@ -296,8 +283,8 @@ std::string gp_descent_run(const GpDescentSettings& st, const GpDescentJob& job)
     const auto eval = gp_sample_set(train.data, st.base.eval_sequences, st.base.eval_seed);
     const GpBaselines baselines = gp_baselines(train.data, eval);
     std::vector<std::vector<double>> predictions;
-    const GpErrors held_out = score(session, eval, int(eval.size()), &predictions);
-    j.field("devRmse", score(session, dev, int(dev.size())).rmse());
+    const GpErrors held_out = gp_evaluate(session, eval, int(eval.size()), &predictions);
+    j.field("devRmse", gp_evaluate(session, dev, int(dev.size())).rmse());
     j.field("rmse", held_out.rmse()).field("rmseByPosition", held_out.rmse_by_position());
     j.field("leakZ", gp_leak_check(predictions, baselines.posterior_means, eval).z);
     CemTransformer& model = session.model();

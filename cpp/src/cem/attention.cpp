@@ -56,16 +56,12 @@ CemAttentionT<S>::CemAttentionT(const CemAttentionConfig& config) : config_(conf
   grads_.wk = xt::zeros<S>({d, d});
   grads_.diag = xt::zeros<S>({diag_rows, d});
   grads_.precond = cem_precond_zeros<S>(config.precond, config.d, config.precond_rank);
-  const std::size_t thetas = config.learn_eta ? 1 : 0;
-  params_.theta = xt::xtensor<S, 1>::from_shape({thetas});
-  params_.theta.fill(static_cast<S>(cem_theta_from_eta(config.eta)));
-  grads_.theta = xt::zeros<S>({thetas});
+  cem_eta_init(config.learn_eta, config.eta, params_.theta, grads_.theta);
 }
 
 template <class S>
 S CemAttentionT<S>::step_size() const {
-  if (params_.theta.size() == 0) return static_cast<S>(config_.eta);
-  return static_cast<S>(cem_eta_from_theta(static_cast<double>(params_.theta(0))));
+  return cem_step_size(params_.theta, config_.eta);
 }
 
 template <class S>

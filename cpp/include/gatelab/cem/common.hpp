@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include <xtensor/xtensor.hpp>
+
 #include "gatelab/base/activations.hpp"
 #include "gatelab/base/param_view.hpp"
 
@@ -74,6 +76,20 @@ double cem_theta_from_eta(double eta);
 template <class S>
 void cem_eta_view(S* theta, S* grad, std::vector<ParamView<S>>& out) {
   out.push_back({"eta", theta, grad, 1, 1, 1, false});
+}
+// A layer's θ and its gradient: one entry at softplus⁻¹(eta) when it learns η, else none.
+template <class S>
+void cem_eta_init(bool learn, float eta, xt::xtensor<S, 1>& theta, xt::xtensor<S, 1>& grad) {
+  const std::size_t n = learn ? 1 : 0;
+  theta = xt::xtensor<S, 1>::from_shape({n});
+  theta.fill(static_cast<S>(cem_theta_from_eta(eta)));
+  grad = xt::zeros<S>({n});
+}
+// The η of a step: softplus(θ) when learned, else the configured eta.
+template <class S>
+S cem_step_size(const xt::xtensor<S, 1>& theta, float eta) {
+  if (theta.size() == 0) return static_cast<S>(eta);
+  return static_cast<S>(cem_eta_from_theta(static_cast<double>(theta(0))));
 }
 
 }  // namespace gatelab
