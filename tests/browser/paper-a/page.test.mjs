@@ -94,6 +94,9 @@ describe('demos/paper-a.html', () => {
   it('the landing page loads cleanly and links to the article', async () => {
     const { page, context, problems } = await openPage(session.browser);
     await page.goto(session.server.url + 'demos/index.html');
+    // The landing page's live figure fetches the embed and Chromium the favicon after 'load';
+    // leaving before they finish aborts them (a navigation, not a fault), so let them finish.
+    await page.waitForLoadState('networkidle');
     await page.locator('.card a[href="paper-a.html"]').click();
     await page.waitForURL(/paper-a\.html$/);
     assert.match(await page.title(), /Gated MLPs as symmetry-broken rank-1 bilinear attention/);
