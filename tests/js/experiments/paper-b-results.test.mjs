@@ -92,3 +92,16 @@ test('the diagonal comparisons quoted are the JSON\'s, and the diagonal stays sm
     }
   }
 });
+
+test('the tiny-lm comparisons quoted are the committed run\'s: 4 seeds, a rate per model', () => {
+  const tiny = JSON.parse(read('docs/experiments/tiny-lm.json'));
+  assert.equal(tiny.settings.seeds, 4);
+  for (const v of tiny.variants) assert.ok(tiny.rates[v.name].tried.length >= 3, `${v.name}: a rate from ≥ 3 on dev`);
+  assert.equal(tiny.analysis.claims.length, 5);
+  for (const c of tiny.analysis.claims) {
+    assert.equal(c.seeds, 4, c.claim);
+    assert.ok(doc.includes(quoted(c)), `${c.claim}: ${quoted(c)} quoted`);
+    const resolved = c.diff.ci95[0] > 0 || c.diff.ci95[1] < 0;
+    if (!resolved) assert.match(c.verdict, /not reproduced at this scale/);
+  }
+});
