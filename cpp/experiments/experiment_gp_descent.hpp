@@ -10,6 +10,8 @@
 //   diagonal  the diagonal where the paper says it matters: input width dx = 1, 8, 16 with head
 //             width 8, none / per-head / shared diagonal, the learned diagonal's norm beside
 //             ‖W_Qᵀ W_K‖ per head.
+//   small-eta (exploratory, added after the grid) η = 1/32 against 1/16 at T = 2, 4, 8, beside T = 1
+//             at its dev-chosen 1/8, because the grid's dev choice for T ≥ 2 was its edge.
 // A job is deterministic and independent of the others; its JSON is written on its own, so a
 // run can resume, and the JS side (scripts/experiments/gp-descent.mjs) merges and analyses them.
 #pragma once
@@ -38,7 +40,7 @@ struct GpDescentJob {
   int seed = 1;
 };
 
-// The settings of a suite ("grid" or "diagonal"; quick: the test-sized run).
+// The settings of a suite ("grid", "diagonal" or "small-eta"; quick: the test-sized run).
 GpDescentSettings gp_descent_settings(const std::string& suite, bool quick);
 // The data of a job with input width dx: the base data with that dx and the kernel's length
 // scale ℓ·√dx. Two uniform inputs on [−1, 1]^dx lie E‖a − b‖² = 2dx/3 apart, so with ℓ fixed

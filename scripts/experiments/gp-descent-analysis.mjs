@@ -200,3 +200,32 @@ export function diagonalReport(a, run) {
   out.push('', comparisonTable(a.comparisons));
   return out.join('\n');
 }
+
+/**
+ * The small-eta suite (exploratory, added after the grid showed its edge): per T ≥ 2, η = 1/32
+ * against 1/16 on held-out and on dev (would the dev choice move?), and T at 1/32 against T = 1
+ * at its dev-chosen 1/8.
+ */
+export function analyseSmallEta(run, stats) {
+  const byName = index(run.jobs);
+  const depths = [...new Set(run.jobs.map((j) => j.steps))].filter((t) => t > 1).sort((a, b) => a - b);
+  const rows = depths.map((t) => ({ steps: t,
+    small: { heldOut: summary(stats, byName, fixedName(t, 0.03125)), dev: summary(stats, byName, fixedName(t, 0.03125), 'devRmse') },
+    edge: { heldOut: summary(stats, byName, fixedName(t, 0.0625)), dev: summary(stats, byName, fixedName(t, 0.0625), 'devRmse') } }));
+  const comparisons = judge(depths.flatMap((t) => [
+    compare(stats, byName, fixedName(t, 0.03125), fixedName(t, 0.0625), `η = 1/32 against 1/16, T = ${t}`),
+    compare(stats, byName, fixedName(t, 0.03125), fixedName(1, 0.125), `T = ${t} at η = 1/32 against T = 1 at η = 1/8`),
+  ]), stats);
+  return { rows, comparisons, reference: summary(stats, byName, fixedName(1, 0.125)) };
+}
+
+/** Markdown of the small-eta suite. */
+export function smallEtaReport(a) {
+  const out = ['gp-descent small-eta (exploratory): η = 1/32 beside the grid\'s edge 1/16', '',
+    '| T | held-out, η = 1/32 | held-out, η = 1/16 | dev, η = 1/32 | dev, η = 1/16 |', '|---:|---:|---:|---:|---:|'];
+  for (const r of a.rows) {
+    out.push(`| ${r.steps} | ${cell(r.small.heldOut)} | ${cell(r.edge.heldOut)} | ${f4(r.small.dev?.mean)} | ${f4(r.edge.dev?.mean)} |`);
+  }
+  out.push(`| 1 (η = 1/8) | ${cell(a.reference)} | | | |`, '', comparisonTable(a.comparisons));
+  return out.join('\n');
+}

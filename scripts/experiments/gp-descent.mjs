@@ -1,4 +1,4 @@
-// `npm run experiment -- gp-descent --suite grid|diagonal [--quick] [--seeds N] [--steps N]
+// `npm run experiment -- gp-descent --suite grid|diagonal|small-eta [--quick] [--seeds N] [--steps N]
 //   [--threads K] [--out DIR] [--from FILE]`
 // Paper B settled fairly (docs/EXPERIMENTS.md): step size against recursion, learned η, test-time
 // recursion, preconditioners at T = 1 (suite grid), and the diagonal where heads are narrower
@@ -10,7 +10,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 import { loadGateLab } from '../../web/lib/gatelab.js';
-import { analyseDiagonal, analyseGrid, diagonalReport, gridReport, GRID_ETAS } from './gp-descent-analysis.mjs';
+import { analyseDiagonal, analyseGrid, analyseSmallEta, diagonalReport, gridReport, GRID_ETAS,
+  smallEtaReport } from './gp-descent-analysis.mjs';
 import { commonOptions, DEFAULT_OUT, runNative } from './native.mjs';
 import { legend, PALETTE, panel, svgDocument } from './svg-plot.mjs';
 
@@ -85,8 +86,19 @@ function slimGrid(run, analysis) {
   return { ...run, jobs };
 }
 
+function smallEtaSvg(a) {
+  const series = [['η = 1/32', 'small', PALETTE[0]], ['η = 1/16', 'edge', PALETTE[1]]].map(([label, key, color]) => ({ label, color,
+    marker: true, bars: true, points: a.rows.filter((r) => r[key].heldOut).map((r) => ({ x: r.steps, y: r[key].heldOut.mean,
+      lo: r[key].heldOut.ci95[0], hi: r[key].heldOut.ci95[1] })) }));
+  series.push({ label: 'T = 1 at η = 1/8', color: '#000', dash: '5 3', points: [2, 8].map((x) => ({ x, y: a.reference.mean })) });
+  const body = [panel({ x0: 60, y0: 60, width: 320, height: 220, title: 'held-out RMSE against T (95 %)', xLabel: 'T',
+    yLabel: 'RMSE', xLog: true, xTicks: a.rows.map((r) => r.steps), series }), legend(60, 330, series)].join('\n');
+  return svgDocument(420, 390, 'gp-descent small-eta (exploratory): a smaller step for deep recursion', body);
+}
+
 const SUITES = { grid: { analyse: analyseGrid, report: gridReport, svg: gridSvg, slim: slimGrid },
-  diagonal: { analyse: analyseDiagonal, report: diagonalReport, svg: diagonalSvg } };
+  diagonal: { analyse: analyseDiagonal, report: diagonalReport, svg: diagonalSvg },
+  'small-eta': { analyse: analyseSmallEta, report: smallEtaReport, svg: smallEtaSvg } };
 
 /** Runs (or with --from, reads) a suite; resolves with { run, analysis, markdown, files }. */
 export async function runGpDescent(argv, { quiet = false, write = true } = {}) {
@@ -100,10 +112,11 @@ export async function runGpDescent(argv, { quiet = false, write = true } = {}) {
   };
   const suite = take('--suite');
   const from = take('--from');
-  if (!SUITES[suite]) throw new Error("--suite must be 'grid' or 'diagonal'");
+  if (!SUITES[suite]) throw new Error("--suite must be 'grid', 'diagonal' or 'small-eta'");
   const o = commonOptions(rest);
   // Full runs keep their jobs to resume; quick runs (the tests) never read an earlier run's files.
-  const jobsDir = o.quick ? null : `${DEFAULT_OUT}gp-descent-${suite}-jobs`;
+  // small-eta shares the grid's folder: its references are grid jobs of the same names.
+  const jobsDir = o.quick ? null : `${DEFAULT_OUT}gp-descent-${suite === 'small-eta' ? 'grid' : suite}-jobs`;
   if (jobsDir && !from) mkdirSync(jobsDir, { recursive: true });
   let run = from ? JSON.parse(readFileSync(from, 'utf8'))
     : await runNative('gp-descent', ['--suite', suite, ...(jobsDir ? ['--jobs-dir', jobsDir] : []), ...o.args], { quiet });

@@ -4,6 +4,7 @@
 // carries its probes, and the suites list the grid the issue asks for.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <regex>
 
@@ -93,6 +94,15 @@ TEST(GpDescent, SuitesListTheGridAndTheDiagonals) {
   const auto diagonal = gp_descent_jobs("diagonal", false, 4, &error);
   EXPECT_EQ(diagonal.size(), 3u * 3 * 4);
   for (const auto& j : diagonal) EXPECT_EQ(gp_experiment_defaults(false).train.d / gp_experiment_defaults(false).train.heads, 8);
+  // The exploratory small-eta suite: T = 1 at 1/8, then 1/16 and 1/32 at T = 2, 4, 8, named as
+  // the grid names them so a shared jobs folder reuses the grid's references.
+  const auto small = gp_descent_jobs("small-eta", false, 4, &error);
+  EXPECT_EQ(small.size(), (1u + 3 * 2) * 4);
+  for (const auto& j : small) {
+    if (j.spec.steps > 1 && j.spec.eta == 0.0625f) {
+      EXPECT_TRUE(std::any_of(grid.begin(), grid.end(), [&](const GpDescentJob& g) { return g.name == j.name; })) << j.name;
+    }
+  }
   gp_descent_jobs("nope", false, 4, &error);
   EXPECT_NE(error.find("unknown suite"), std::string::npos);
 }

@@ -71,3 +71,11 @@ test('gp-descent diagonal --quick: every dx and diagonal, norms logged, interval
   checkVerdicts(a.comparisons);
   await assert.rejects(runGpDescent(['--suite', 'nope', '--quick'], { quiet: true, write: false }), /--suite/);
 });
+
+test('gp-descent small-eta --quick: the smaller step beside the edge, with intervals', async () => {
+  const { analysis: a, markdown } = await runGpDescent(['--suite', 'small-eta', '--quick'], { quiet: true, write: false });
+  assert.ok(a.rows.length > 0 && a.rows.every((r) => r.small.heldOut && r.edge.heldOut && r.steps > 1));
+  assert.ok(a.reference.mean > 0);
+  checkVerdicts(a.comparisons);
+  assert.match(markdown, /exploratory/);
+});
