@@ -105,3 +105,14 @@ test('the tiny-lm comparisons quoted are the committed run\'s: 4 seeds, a rate p
     if (!resolved) assert.match(c.verdict, /not reproduced at this scale/);
   }
 });
+
+test('the exploratory small-eta run: quoted as the JSON says, no verdict resolved', () => {
+  const small = JSON.parse(read('docs/experiments/gp-descent-small-eta.json'));
+  const c = find(small.analysis, /T = 8 at η = 1\/32 against T = 1/);
+  assert.ok(doc.includes(quoted(c)), `${c.claim}: ${quoted(c)} quoted`);
+  assert.ok(small.analysis.comparisons.every((x) => !x.resolved), 'the text says no comparison resolves');
+  for (const t of [4, 8]) {
+    const row = small.analysis.rows.find((r) => r.steps === t);
+    assert.ok(row.small.dev.mean < row.edge.dev.mean, `T = ${t}: dev prefers 1/32, as the text says`);
+  }
+});
