@@ -124,19 +124,7 @@ std::string losses(const GpSession& s, int from, int count, Ptr out) {
   return "";
 }
 
-// η of each block's CEM attention and MLP (learned or fixed) into out (2·layers): attention,
-// MLP, block after block.
-std::string step_sizes(GpSession& s, Ptr out) {
-  CemTransformer& m = s.model();
-  for (int l = 0; l < s.config().layers; ++l) {
-    const CemAttention* a = m.cem_attention(l);
-    const CemMlp* p = m.cem_mlp(l);
-    if (!a || !p) return "step sizes need a cem model (the standard blocks take no steps)";
-    f32(out)[2 * l] = a->step_size();
-    f32(out)[2 * l + 1] = p->step_size();
-  }
-  return "";
-}
+std::string step_sizes(GpSession& s, Ptr out) { return s.step_sizes(f32(out)); }
 
 }  // namespace
 

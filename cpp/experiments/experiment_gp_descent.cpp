@@ -229,7 +229,7 @@ GpDataConfig gp_descent_data(const GpDescentSettings& st, int dx) {
   return data;
 }
 
-GpDescentSettings gp_descent_settings(const std::string& /*suite*/, bool quick) {
+GpDescentSettings gp_descent_settings(bool quick) {
   GpDescentSettings s;
   s.base = gp_experiment_defaults(quick);
   s.base.models.clear();

@@ -40,8 +40,8 @@ struct GpDescentJob {
   int seed = 1;
 };
 
-// The settings of a suite ("grid", "diagonal" or "small-eta"; quick: the test-sized run).
-GpDescentSettings gp_descent_settings(const std::string& suite, bool quick);
+// The settings every suite shares (quick: the test-sized run).
+GpDescentSettings gp_descent_settings(bool quick);
 // The data of a job with input width dx: the base data with that dx and the kernel's length
 // scale ℓ·√dx. Two uniform inputs on [−1, 1]^dx lie E‖a − b‖² = 2dx/3 apart, so with ℓ fixed
 // the correlation exp(−‖a − b‖²/2ℓ²) of two inputs would vanish as dx grows (at dx = 8, ℓ = 0.5:

@@ -20,7 +20,7 @@ namespace gatelab::runner {
 int gp_descent_command(const Args& args, int threads) {
   const std::string suite = args.text("suite", "");
   const bool quick = args.has("quick");
-  GpDescentSettings settings = gp_descent_settings(suite, quick);
+  GpDescentSettings settings = gp_descent_settings(quick);
   if (args.has("steps")) settings.base.train_steps = args.integer("steps", settings.base.train_steps);
   if (settings.base.train_steps < 1) fail("--steps must be at least 1");
   std::string error;

@@ -115,6 +115,16 @@ std::string GpSession::set_eval_steps(int steps) {
   return "";
 }
 
+std::string GpSession::step_sizes(float* out) {
+  if (!error_.empty()) return error_;
+  if (spec_.family != CemFamily::cem) return "step sizes need a cem model (the standard blocks take no steps)";
+  for (int l = 0; l < config_.layers; ++l) {
+    out[2 * l] = model_.cem_attention(l)->step_size();
+    out[2 * l + 1] = model_.cem_mlp(l)->step_size();
+  }
+  return "";
+}
+
 std::string GpSession::forward_eval(int rows) {
   if (eval_steps_ == 0) return model_.forward(tokens_.data(), rows, out_.data());
   const int attn = model_.config().attn_steps, mlp = model_.config().mlp_steps;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <regex>
 
@@ -52,6 +53,29 @@ TEST(GpDescent, SpecEtaLearnedEtaAndMlpDepthReachTheModel) {
   EXPECT_NE(validate(small_train(), spec).find("eta"), std::string::npos);
 }
 
+TEST(GpDescent, StepSizesAreEachLayersEta) {
+  GpModelSpec spec;
+  spec.steps = 2;
+  spec.eta = 0.125f;
+  spec.learn_eta = true;
+  GpSession session(small_train(), spec);
+  const int layers = session.config().layers;
+  std::vector<float> eta(2 * layers, -1.0f);
+  ASSERT_EQ(session.step_sizes(eta.data()), "");
+  for (float v : eta) EXPECT_NEAR(v, 0.125f, 1e-6f);  // learned η starts at the spec's
+  ASSERT_EQ(session.train(20), "");
+  ASSERT_EQ(session.step_sizes(eta.data()), "");
+  for (int l = 0; l < layers; ++l) {
+    EXPECT_EQ(eta[2 * l], session.model().cem_attention(l)->step_size());
+    EXPECT_EQ(eta[2 * l + 1], session.model().cem_mlp(l)->step_size());
+  }
+  EXPECT_NE(eta[0], 0.125f);  // and moves with training
+  spec.family = CemFamily::standard;
+  spec.diagonal = CemDiagonal::none;
+  GpSession standard(small_train(), spec);
+  EXPECT_NE(standard.step_sizes(eta.data()).find("cem"), std::string::npos);
+}
+
 TEST(GpDescent, EvaluatingAtAnotherDepthIsTheModelAtThatDepth) {
   GpModelSpec spec;
   spec.steps = 1;
@@ -93,7 +117,13 @@ TEST(GpDescent, SuitesListTheGridAndTheDiagonals) {
   EXPECT_EQ(learned, 16);
   const auto diagonal = gp_descent_jobs("diagonal", false, 4, &error);
   EXPECT_EQ(diagonal.size(), 3u * 3 * 4);
-  for (const auto& j : diagonal) EXPECT_EQ(gp_experiment_defaults(false).train.d / gp_experiment_defaults(false).train.heads, 8);
+  // Heads of width 8 at every input width, and the kernel's length scale 0.5·√dx.
+  const GpDescentSettings full = gp_descent_settings(false);
+  EXPECT_EQ(full.base.train.d / full.base.train.heads, 8);
+  for (const auto& j : diagonal) {
+    EXPECT_TRUE(j.dx == 1 || j.dx == 8 || j.dx == 16) << j.name;
+    EXPECT_DOUBLE_EQ(gp_descent_data(full, j.dx).length_scale, 0.5 * std::sqrt(double(j.dx))) << j.name;
+  }
   // The exploratory small-eta suite: T = 1 at 1/8, then 1/16 and 1/32 at T = 2, 4, 8, named as
   // the grid names them so a shared jobs folder reuses the grid's references.
   const auto small = gp_descent_jobs("small-eta", false, 4, &error);
@@ -108,7 +138,7 @@ TEST(GpDescent, SuitesListTheGridAndTheDiagonals) {
 }
 
 TEST(GpDescent, AJobIsDeterministicAndCarriesItsProbes) {
-  GpDescentSettings settings = gp_descent_settings("grid", true);
+  GpDescentSettings settings = gp_descent_settings(true);
   settings.base.train_steps = 20;
   settings.base.eval_sequences = 16;
   settings.dev_sequences = 8;

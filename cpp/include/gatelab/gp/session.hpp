@@ -80,6 +80,9 @@ class GpSession {
   // keeps the spec's T; evaluating at another T is test-time recursion. Family cem only.
   std::string set_eval_steps(int steps);
   int eval_steps() const { return eval_steps_; }
+  // η of each block's attention and MLP (learned or fixed) into out (2·layers): attention, MLP,
+  // block after block. Family cem only.
+  std::string step_sizes(float* out);
   // Predictions of y_t at every position of seq (length n = config.data.length): out (n).
   std::string predict(const GpSequence& seq, double* out);
   // Predictions at m queries xq (m, dx), each placed at position `context` after the first
