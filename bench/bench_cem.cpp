@@ -42,10 +42,10 @@ struct Result {
 std::string train_step(CemTransformer& model, const std::vector<float>& x, const std::vector<float>& y,
                        std::vector<float>& out, std::vector<float>& grad, int n, Optimizer& adamw) {
   model.zero_grad();
-  if (std::string e = model.forward(x.data(), n, out.data()); !e.empty()) return e;
+  if (Status e = model.forward(x.data(), n, out.data()); !e.ok()) return e.message;
   for (int i = 0; i < n; ++i) grad[i] = 2.0f * (out[i] - y[i]) / static_cast<float>(n);
-  if (std::string e = model.backward(grad.data(), nullptr); !e.empty()) return e;
-  return adamw.step(model.parameters());
+  if (Status e = model.backward(grad.data(), nullptr); !e.ok()) return e.message;
+  return adamw.step(model.parameters()).message;
 }
 
 Result measure(CemFamily family, const Settings& s, double (*clock)()) {
@@ -61,13 +61,13 @@ Result measure(CemFamily family, const Settings& s, double (*clock)()) {
   c.mlp_steps = 2;
   c.seed = 7;
   Result r{};
-  if (std::string e = validate(c); !e.empty()) {
-    r.error = e;
+  if (Status e = validate(c); !e.ok()) {
+    r.error = e.message;
     return r;
   }
   CemTransformer model(c);
-  if (!model.error().empty()) {
-    r.error = model.error();
+  if (!model.error().ok()) {
+    r.error = model.error().message;
     return r;
   }
   r.parameters = model.parameter_count();

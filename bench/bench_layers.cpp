@@ -121,8 +121,8 @@ int main(int argc, char** argv) {
       o.layer.seed = 5;
       o.batch_size = batch;
       o.eval_every = chunk;
-      if (const std::string e = validate(o); !e.empty()) {
-        std::fprintf(stderr, "bench_layers: %s\n", e.c_str());
+      if (const Status e = validate(o); !e.ok()) {
+        std::fprintf(stderr, "bench_layers: %s\n", e.message.c_str());
         return 1;
       }
       // A fresh trainer every kMaxStepsPerTrainer steps (the race figure's longest run), as in

@@ -23,9 +23,22 @@ val summary_of(const SampleSummary& s) {
                    "p", s.p);
 }
 
+// A Status crosses as {code, field, message} in the JS API's names (js_names). JS never hands
+// one back, but embind's value objects need setters: these keep what JS gives.
+std::string status_code(const Status& s) { return error_code_name(s.code); }
+std::string status_field(const Status& s) { return renamed(s, js_names()).field; }
+std::string status_message(const Status& s) { return renamed(s, js_names()).message; }
+void set_code(Status& s, std::string code) { s.code = code == "ok" ? ErrorCode::ok : ErrorCode::invalid_value; }
+void set_field(Status& s, std::string field) { s.field = std::move(field); }
+void set_message(Status& s, std::string message) { s.message = std::move(message); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(gatelab_base) {
+  value_object<Status>("Status")
+      .field("code", &status_code, &set_code)
+      .field("field", &status_field, &set_field)
+      .field("message", &status_message, &set_message);
   function("version", +[] { return std::string(GATELAB_VERSION); });
   constants({{"maxLayerDim", max_layer_dim}, {"maxLayerParams", max_layer_params},
              {"maxBatchFloats", max_batch_floats}, {"maxSwishBeta", max_swish_beta},

@@ -5,6 +5,7 @@
 
 #include "gatelab/cem/attention.hpp"
 #include "gatelab/cem/baselines.hpp"
+#include "gatelab/cem/gated_mlp.hpp"
 #include "gatelab/cem/mlp.hpp"
 #include "gatelab/cem/probes.hpp"
 #include "gatelab/cem/tie.hpp"
@@ -16,90 +17,39 @@ using namespace gatelab::bind;
 
 namespace {
 
-// The core's messages with the names a JS caller uses: the one table of renamings.
-std::string js_names(std::string message) {
-  const char* table[][2] = {{"precond_rank", "precondRank"}, {"per_head", "per-head"}, {"activation.beta", "beta"}};
-  for (const auto& [from, to] : table) {
-    const std::string f(from), t(to);
-    for (std::size_t at = message.find(f); at != std::string::npos; at = message.find(f, at + t.size())) {
-      message.replace(at, f.size(), t);
-    }
-  }
-  return message;
-}
-
-// JS spells the per-head diagonal 'per-head'.
-std::string parse_diagonal(const std::string& name, CemDiagonal& out) {
-  const auto v = parse_cem_diagonal(name == "per-head" ? std::string("per_head") : name);
-  if (!v || name == "per_head") return "diagonal must be 'none', 'per-head' or 'shared' (got '" + name + "')";
-  out = *v;
-  return "";
-}
-
-std::string parse_precond(const std::string& name, CemPrecond& out) {
-  const auto v = parse_cem_precond(name);
-  if (v) out = *v;
-  return v ? "" : "precond must be 'none', 'paper' or 'psd' (got '" + name + "')";
-}
-
-std::string to_config(const val& o, CemAttentionConfig& c) {
-  if (std::string e = seed_of(o, c.seed); !e.empty()) return e;
-  if (std::string e = parse_diagonal(get<std::string>(o, "diagonal"), c.diagonal); !e.empty()) return e;
-  if (std::string e = parse_precond(get<std::string>(o, "precond"), c.precond); !e.empty()) return e;
+Status to_config(const val& o, CemAttentionConfig& c) {
+  if (Status e = seed_of(o, c.seed); !e.ok()) return e;
+  if (Status e = parse_cem_diagonal(get<std::string>(o, "diagonal"), c.diagonal); !e.ok()) return e;
+  if (Status e = parse_cem_precond(get<std::string>(o, "precond"), c.precond); !e.ok()) return e;
   c = {get<int>(o, "d"), get<int>(o, "heads"), get<int>(o, "steps"), get<float>(o, "eta"), get<float>(o, "beta"),
        c.diagonal, c.precond, get<int>(o, "precondRank"), c.seed};
-  return js_names(validate(c));
+  return validate(c);
 }
 
-std::string to_config(const val& o, CemMlpConfig& c) {
-  if (std::string e = seed_of(o, c.seed); !e.empty()) return e;
+Status to_config(const val& o, CemMlpConfig& c) {
+  if (Status e = seed_of(o, c.seed); !e.ok()) return e;
   const std::string activation = get<std::string>(o, "activation");
-  std::string e = parse_cem_activation(activation, get<float>(o, "activationBeta"), c.activation);
-  if (e.empty()) e = parse_precond(get<std::string>(o, "precond"), c.precond);
-  if (!e.empty()) return e;
+  Status e = parse_cem_activation(activation, get<float>(o, "activationBeta"), c.activation);
+  if (e.ok()) e = parse_cem_precond(get<std::string>(o, "precond"), c.precond);
+  if (!e.ok()) return e;
   c = {get<int>(o, "d"), get<int>(o, "hidden"), c.activation, get<int>(o, "steps"), get<float>(o, "eta"), c.precond,
        get<int>(o, "precondRank"), c.seed};
-  return js_names(validate(c));
+  return validate(c);
 }
 
-std::string to_config(const val& o, CemStdAttentionConfig& c) {
-  if (std::string e = seed_of(o, c.seed); !e.empty()) return e;
+Status to_config(const val& o, CemStdAttentionConfig& c) {
+  if (Status e = seed_of(o, c.seed); !e.ok()) return e;
   c = {get<int>(o, "d"), get<int>(o, "heads"), get<float>(o, "beta"), c.seed};
-  return js_names(validate(c));
+  return validate(c);
 }
 
-std::string to_config(const val& o, LayerConfig& c) {
-  std::uint64_t seed = 0;
-  if (std::string e = seed_of(o, seed); !e.empty()) return e;
-  ActivationSpec activation;
-  const std::string name = get<std::string>(o, "activation");
-  if (std::string e = parse_cem_activation(name, get<float>(o, "activationBeta"), activation); !e.empty()) return e;
-  const int d = get<int>(o, "d"), hidden = get<int>(o, "hidden");
-  c = standard_mlp_config(d, hidden, activation, seed);
-  return js_names(validate_standard_mlp(d, hidden, activation));
+Status to_config(const val& o, CemGatedMlpConfig& c) {
+  if (Status e = seed_of(o, c.seed); !e.ok()) return e;
+  if (Status e = parse_cem_activation(get<std::string>(o, "activation"), get<float>(o, "activationBeta"), c.activation);
+      !e.ok()) return e;
+  c = {get<int>(o, "d"), get<int>(o, "hidden"), c.activation, c.seed};
+  return validate(c);
 }
-
-// lab.cem's gated MLP: the paper-A gated rank-1 layer (the transformer's MLP slot), shown to
-// JS in the Llama layout: Wgate = Q, Wup = K (M × d) and Wdown = Vᵀ (d × M, stored transposed).
-struct StandardMlp {
-  Layer layer;
-  explicit StandardMlp(const LayerConfig& c) : layer(c) { cem_init_mlp_slot(layer); }
-  explicit StandardMlp(Layer l) : layer(std::move(l)) {}
-  std::string error() const { return {}; }
-  std::size_t parameter_count() const { return layer.parameter_count(); }
-  std::string forward(const float* x, int n, float* out) const {
-    if (n < 1 || n > std::min(cem_max_rows, layer.max_rows())) return "n must be in 1…" + std::to_string(cem_max_rows);
-    layer.forward(x, n, out);
-    return {};
-  }
-  std::vector<ParamView<float>> parameters() {
-    std::vector<ParamView<float>> views = layer.parameters();  // q, k, v
-    views[0].name = "w_gate";
-    views[1].name = "w_up";
-    views[2] = {"w_down", views[2].value, views[2].grad, views[2].size, views[2].cols, views[2].rows, true, true};
-    return views;
-  }
-};
 
 // Parameters: named views (a field of view k, or its zero when there is none), and all of
 // them as one flat vector (read_flat's layout).
@@ -109,41 +59,41 @@ R view_field(L& layer, int k) {
   return k >= 0 && k < static_cast<int>(views.size()) ? static_cast<R>(views[k].*field) : R{};
 }
 template <class L>
-std::string set_params(L& layer, Ptr in) {
-  if (!layer.error().empty()) return layer.error();
-  return in ? write_flat(layer.parameters(), f32(in)) : "params must not be null";
+Status set_params(L& layer, Ptr in) {
+  if (!layer.error().ok()) return layer.error();
+  return in ? write_flat(layer.parameters(), f32(in)) : invalid_value("params", "params must not be null");
 }
 
 // out: (d) = ∇_y ε(y | context of token i).
 template <class L>
-std::string energy_gradient(const L& layer, Ptr h, int n, int i, Ptr y, Ptr out) {
+Status energy_gradient(const L& layer, Ptr h, int n, int i, Ptr y, Ptr out) {
   return through_doubles(layer.config().d, out,
-                         [&](double* g) { return js_names(layer.energy_gradient(f32(h), n, i, f32(y), g)); });
+                         [&](double* g) { return layer.energy_gradient(f32(h), n, i, f32(y), g); });
 }
 
 // out: (n, T+1).
 template <class L>
-std::string energy_trace(const L& layer, Ptr h, int n, Ptr out) {
+Status energy_trace(const L& layer, Ptr h, int n, Ptr out) {
   const std::size_t size = n >= 1 && n <= cem_max_rows ? std::size_t(n) * (layer.config().steps + 1) : 0;
-  return through_doubles(size, out, [&](double* t) { return js_names(layer.energy_trace(f32(h), n, t)); });
+  return through_doubles(size, out, [&](double* t) { return layer.energy_trace(f32(h), n, t); });
 }
 
 // out: (G, G); axes = [a₀ | a₁], each (d).
 template <class L>
-std::string energy_grid(const L& layer, Ptr h, int n, int i, Ptr origin, Ptr axes, float lo, float hi, int g,
+Status energy_grid(const L& layer, Ptr h, int n, int i, Ptr origin, Ptr axes, float lo, float hi, int g,
                         Ptr out) {
   const CemSlice slice{f32(origin), f32(axes), lo, hi, g};
   return through_doubles(g >= 2 && g <= cem_max_grid ? std::size_t(g) * g : 0, out, [&](double* grid) {
-    return js_names(cem_energy_grid(layer, f32(h), n, i, slice, grid));
+    return cem_energy_grid(layer, f32(h), n, i, slice, grid);
   });
 }
 
 
 // Writes dL/dh (n, d) and dL/dθ (concatenated like get_params).
 template <class L>
-std::string backward(L& layer, Ptr h, int n, Ptr grad_out, Ptr grad_h, Ptr grad_params) {
-  if (!grad_out || !grad_params) return "gradOut must not be null";
-  return run_if_ok(js_names(layer.backward(f32(h), n, f32(grad_out), grad_h ? f32(grad_h) : nullptr)),
+Status backward(L& layer, Ptr h, int n, Ptr grad_out, Ptr grad_h, Ptr grad_params) {
+  if (!grad_out || !grad_params) return invalid_value("gradOut", "gradOut must not be null");
+  return run_if_ok(layer.backward(f32(h), n, f32(grad_out), grad_h ? f32(grad_h) : nullptr),
                    [&] { read_flat(layer.parameters(), f32(grad_params), true); });
 }
 
@@ -159,19 +109,19 @@ class_<L> common_methods(const char* name) {
       .function("getParams", +[](L& l, Ptr out) { read_flat(l.parameters(), f32(out)); })
       .function("setParams", &set_params<L>)
       .function("forward",
-                +[](const L& l, Ptr h, int n, Ptr out) { return js_names(l.forward(f32(h), n, f32(out))); });
+                +[](const L& l, Ptr h, int n, Ptr out) { return l.forward(f32(h), n, f32(out)); });
 }
 
 template <class L>
 class_<L> cem_methods(const char* name) {
   return common_methods<L>(name)
       .function("energy", +[](const L& l, Ptr h, int n, int i, Ptr y) {
-        return number_from([&](double* e) { return js_names(l.energy(f32(h), n, i, f32(y), e)); });
+        return number_from([&](double* e) { return l.energy(f32(h), n, i, f32(y), e); });
       })
       .function("energyGradient", &energy_gradient<L>)
       .function("energyTrace", &energy_trace<L>)
       .function("trajectory",
-                +[](const L& l, Ptr h, int n, Ptr out) { return js_names(l.trajectory(f32(h), n, f32(out))); })
+                +[](const L& l, Ptr h, int n, Ptr out) { return l.trajectory(f32(h), n, f32(out)); })
       .function("energyGrid", &energy_grid<L>)
       .function("minEigenvalue",
                 +[](const L& l) { return number_from([&](double* v) { return l.precond_min_eigenvalue(v); }); })
@@ -196,22 +146,22 @@ EMSCRIPTEN_BINDINGS(gatelab_cem) {
   cem_methods<CemAttention>("CemAttention").function("beta", &CemAttention::beta);
   cem_methods<CemMlp>("CemMlp");
   common_methods<CemStdAttention>("CemStdAttention").function("beta", &CemStdAttention::beta);
-  common_methods<StandardMlp>("CemGatedMlp");
+  common_methods<CemGatedMlp>("CemGatedMlp");
 
   function("validateCemAttentionOptions", &validate_options<CemAttentionConfig, to_config>);
   function("validateCemMlpOptions", &validate_options<CemMlpConfig, to_config>);
   function("validateCemStdAttentionOptions", &validate_options<CemStdAttentionConfig, to_config>);
-  function("validateCemGatedMlpOptions", &validate_options<LayerConfig, to_config>);
+  function("validateCemGatedMlpOptions", &validate_options<CemGatedMlpConfig, to_config>);
   function("createCemAttention", &create<CemAttention, CemAttentionConfig, to_config>, allow_raw_pointers());
   function("createCemMlp", &create<CemMlp, CemMlpConfig, to_config>, allow_raw_pointers());
   function("createCemStdAttention", &create<CemStdAttention, CemStdAttentionConfig, to_config>, allow_raw_pointers());
-  function("createCemGatedMlp", &create<StandardMlp, LayerConfig, to_config>, allow_raw_pointers());
+  function("createCemGatedMlp", &create<CemGatedMlp, CemGatedMlpConfig, to_config>, allow_raw_pointers());
   function("cemAttentionTieProblem", &attention_tie_problem);
   function("cemMlpTieProblem", &mlp_tie_problem);
   function("cemStandardFromTied", +[](const CemAttention& a) {
-    return attention_tie_problem(a).empty() ? new CemStdAttention(standard_from_tied(a)) : nullptr;
+    return attention_tie_problem(a).ok() ? new CemStdAttention(standard_from_tied(a)) : nullptr;
   }, allow_raw_pointers());
   function("cemGatedFromTied", +[](const CemMlp& m) {
-    return mlp_tie_problem(m).empty() ? new StandardMlp(gated_from_tied(m)) : nullptr;
+    return mlp_tie_problem(m).ok() ? new CemGatedMlp(gated_from_tied(m)) : nullptr;
   }, allow_raw_pointers());
 }

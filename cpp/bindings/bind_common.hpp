@@ -3,11 +3,12 @@
 // conversions between JS values and core types, nothing that computes. Conventions:
 //  - arrays cross as heap pointers (Ptr) to float32 buffers that web/lib/heap.js copies in and
 //    out; what the core computes in double is rounded to float on the way out;
-//  - a problem comes back as an error value, "" = ok (exceptions are disabled in this build),
-//    alone or as the `error` of an object; the JS layer checks types first, these calls check
-//    again what C++ relies on;
+//  - a problem comes back as the core's Status (exceptions are disabled in this build), alone
+//    or as the `error` of an object; JS sees {code, field, message} in its own names (js_field,
+//    js_message below) and web/lib/core/errors.js throws it. The JS layer checks types first,
+//    these calls check again what C++ relies on;
 //  - an options object is a JS object (val) whose every field web/lib/ fills in, read by a
-//    to_config(options, config) that returns "" or the first problem.
+//    to_config(options, config) that returns ok or the first problem.
 #pragma once
 
 #include <emscripten/bind.h>
@@ -20,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "gatelab/base/status.hpp"
 #include "gatelab/paper_a/layer.hpp"
 
 namespace gatelab::bind {
@@ -27,6 +29,17 @@ namespace gatelab::bind {
 using emscripten::val;
 using Ptr = std::uintptr_t;
 inline float* f32(Ptr p) { return reinterpret_cast<float*>(p); }
+
+// The one table between the core's names and the JS API's where the rule (snake_case →
+// camelCase, per dotted part) does not give them: fields JS names differently, and option
+// values JS spells differently. Status getters below apply it.
+inline const NameMap& js_names() {
+  static const NameMap table = {
+      {"activation.beta", "beta"},  // lab.cem's swish β is `beta` beside the activation's name
+      {"per_head", "per-head"},     // the per-head diagonal, in every message that names it
+  };
+  return table;
+}
 
 // Registers named numbers on the module (caps and counts: JS sees each as a number).
 inline void constants(std::initializer_list<std::pair<const char*, double>> list) {
@@ -53,45 +66,45 @@ val object_of(const Pairs&... pairs) {
   return o;
 }
 // {error, value}: a number, or why there is none; number_from(call) asks call(&value) for it.
-inline val number_result(const std::string& error, double value) { return object_of("error", error, "value", value); }
+inline val number_result(const Status& error, double value) { return object_of("error", error, "value", value); }
 template <class Call>
 val number_from(Call call) {
   double value = 0;
-  const std::string error = call(&value);
+  const Status error = call(&value);
   return number_result(error, value);
 }
 
 // A seed crosses as a JS number: an integer from 0 to 2³² − 1, else an error naming it.
-inline std::string check_seed(double seed) {
+inline Status check_seed(double seed, std::string_view field = "seed") {
   const bool ok = seed >= 0 && seed <= 4294967295.0 && std::floor(seed) == seed;
-  return ok ? "" : "seed must be an integer from 0 to 4294967295";
+  return ok ? Status{} : out_of_range(field, std::string(field) + " must be an integer from 0 to 4294967295");
 }
 // The seed field of an options object into seed (0 when it is not one), or why not.
-inline std::string seed_of(const val& o, std::uint64_t& seed) {
+inline Status seed_of(const val& o, std::uint64_t& seed) {
   const double value = get<double>(o, "seed");
-  std::string error = check_seed(value);
-  seed = error.empty() ? static_cast<std::uint64_t>(value) : 0;
+  Status error = check_seed(value);
+  seed = error.ok() ? static_cast<std::uint64_t>(value) : 0;
   return error;
 }
 
 // The validate and create functions of an options object, through its to_config; create's
 // precondition (checked by web/lib/ through validate first) is that the options are valid.
-template <class Config, std::string (*to_config)(const val&, Config&)>
-std::string validate_options(const val& o) {
+template <class Config, Status (*to_config)(const val&, Config&)>
+Status validate_options(const val& o) {
   Config c;
   return to_config(o, c);
 }
-template <class Object, class Config, std::string (*to_config)(const val&, Config&)>
+template <class Object, class Config, Status (*to_config)(const val&, Config&)>
 Object* create(const val& o) {
   Config c;
   to_config(o, c);
   return new Object(c);
 }
 
-// error, after running call() when error is "": a check and the call it guards, in one.
+// error, after running call() when error is ok: a check and the call it guards, in one.
 template <class Call>
-std::string run_if_ok(std::string error, Call call) {
-  if (error.empty()) call();
+Status run_if_ok(Status error, Call call) {
+  if (error.ok()) call();
   return error;
 }
 
@@ -103,7 +116,7 @@ void copy_out(const Range& values, Ptr out) {
 
 // call(buffer) on n doubles (null when out is null; n bounded by the call's caps), copied to out.
 template <class Call>
-std::string through_doubles(std::size_t n, Ptr out, Call call) {
+Status through_doubles(std::size_t n, Ptr out, Call call) {
   std::vector<double> buffer(out ? n : 0);
   return run_if_ok(call(out ? buffer.data() : nullptr), [&] { copy_out(buffer, out); });
 }
@@ -112,11 +125,11 @@ std::string through_doubles(std::size_t n, Ptr out, Call call) {
 // its options, or the rows compute() made.
 template <class Row>
 struct Run {
-  std::string error;
+  Status error;
   std::vector<Row> rows;
   template <class Compute>
-  Run(std::string options_error, Compute compute) : error(std::move(options_error)) {
-    if (error.empty()) rows = compute();
+  Run(Status options_error, Compute compute) : error(std::move(options_error)) {
+    if (error.ok()) rows = compute();
   }
   int size() const { return static_cast<int>(rows.size()); }
 };

@@ -13,11 +13,10 @@ using namespace gatelab::bind;
 namespace {
 
 // The data part of the options.
-std::string to_config(const val& o, GpDataConfig& c) {
-  const auto inputs = parse_gp_inputs(get<std::string>(o, "inputs"));
-  if (!inputs) return "inputs must be 'uniform' or 'normal'";
+Status to_config(const val& o, GpDataConfig& c) {
+  if (Status e = parse_gp_inputs(get<std::string>(o, "inputs"), c.inputs); !e.ok()) return e;
   c = {get<int>(o, "dx"), get<int>(o, "length"), get<double>(o, "lengthScale"), get<double>(o, "signalVar"),
-       get<double>(o, "noiseStd"), *inputs};
+       get<double>(o, "noiseStd"), c.inputs};
   return validate(c);
 }
 
@@ -27,23 +26,21 @@ struct SessionConfig {
 };
 
 // And the session part: the transformer and its training.
-std::string to_config(const val& o, SessionConfig& c) {
+Status to_config(const val& o, SessionConfig& c) {
   GpTrainConfig& t = c.train;
-  if (std::string e = to_config(o, t.data); !e.empty()) return e;
+  if (Status e = to_config(o, t.data); !e.ok()) return e;
+  GpModelSpec& s = c.spec;
   const std::string family_name = get<std::string>(o, "family");
-  const auto family = parse_cem_family(family_name);
-  const auto diagonal = parse_cem_diagonal(get<std::string>(o, "diagonal"));
-  const auto precond = parse_cem_precond(get<std::string>(o, "precond"));
-  if (!family) return "family must be 'cem' or 'standard'";
-  if (!diagonal) return "diagonal must be 'none', 'per_head' or 'shared'";
-  if (!precond) return "precond must be 'none', 'paper' or 'psd'";
-  if (std::string e = seed_of(o, t.seed); !e.empty()) return e;
+  if (Status e = parse_cem_family(family_name, s.family); !e.ok()) return e;
+  if (Status e = parse_cem_diagonal(get<std::string>(o, "diagonal"), s.diagonal); !e.ok()) return e;
+  if (Status e = parse_cem_precond(get<std::string>(o, "precond"), s.precond); !e.ok()) return e;
+  if (Status e = seed_of(o, t.seed); !e.ok()) return e;
   t = {t.data, get<int>(o, "d"), get<int>(o, "layers"), get<int>(o, "heads"), get<int>(o, "hidden"),
        get<float>(o, "eta"), get<int>(o, "batch"), get<float>(o, "lr"), t.weight_decay, get<float>(o, "clipNorm"),
        get<int>(o, "warmup"), t.decay_steps, t.seed};
   // mlp_steps 0 and eta 0: the MLP's T and η are the attention's (the JS API has one steps, one eta).
-  c.spec = {family_name, *family, get<int>(o, "steps"), *diagonal, *precond, get<int>(o, "precondRank"), 0, 0.0f,
-            get<bool>(o, "learnEta")};
+  s = {family_name, s.family, get<int>(o, "steps"), s.diagonal, s.precond, get<int>(o, "precondRank"), 0, 0.0f,
+       get<bool>(o, "learnEta")};
   return validate(t, c.spec);
 }
 
@@ -53,7 +50,7 @@ GpSession* create_session(const val& o) {
   return new GpSession(c.train, c.spec);
 }
 
-std::string check_sequence(Ptr x, Ptr y) { return x && y ? "" : "the sequence arrays must not be null"; }
+Status check_sequence(Ptr x, Ptr y) { return x && y ? Status{} : invalid_value("", "the sequence arrays must not be null"); }
 
 // n floats from p as doubles: a sequence's x (length·dx) and y (length), or m queries (m·dx).
 std::vector<double> doubles(Ptr p, std::size_t n) { return std::vector<double>(f32(p), f32(p) + n); }
@@ -62,10 +59,10 @@ GpSequence sequence(const GpDataConfig& c, Ptr x, Ptr y) {
 }
 
 // count sequences from seed into x (count·n·dx) and y (count·n).
-std::string sample(const val& o, double seed, int count, Ptr x, Ptr y) {
+Status sample(const val& o, double seed, int count, Ptr x, Ptr y) {
   GpDataConfig c;
-  if (std::string e = to_config(o, c); !e.empty()) return e;
-  if (std::string e = check_seed(seed); !e.empty()) return e;
+  if (Status e = to_config(o, c); !e.ok()) return e;
+  if (Status e = check_seed(seed); !e.ok()) return e;
   return run_if_ok(gp_validate_count(count), [&] {
     const auto seqs = gp_sample_set(c, count, static_cast<std::uint64_t>(seed));
     for (int i = 0; i < count; ++i) {
@@ -76,9 +73,9 @@ std::string sample(const val& o, double seed, int count, Ptr x, Ptr y) {
 }
 
 // Posterior mean and variance of every y_t given the pairs before t; and the context mean.
-std::string posterior(const val& o, Ptr x, Ptr y, Ptr mean, Ptr var, Ptr context_mean) {
+Status posterior(const val& o, Ptr x, Ptr y, Ptr mean, Ptr var, Ptr context_mean) {
   GpDataConfig c;
-  if (std::string e = to_config(o, c); !e.empty()) return e;
+  if (Status e = to_config(o, c); !e.ok()) return e;
   return run_if_ok(check_sequence(x, y), [&] {
     const GpSequence s = sequence(c, x, y);
     const GpPosterior p = gp_posterior(c, s);
@@ -89,11 +86,11 @@ std::string posterior(const val& o, Ptr x, Ptr y, Ptr mean, Ptr var, Ptr context
 }
 
 // Posterior at m queries xq (m·dx) after the first `context` pairs.
-std::string posterior_at(const val& o, Ptr x, Ptr y, int context, Ptr xq, int m, Ptr mean, Ptr var) {
+Status posterior_at(const val& o, Ptr x, Ptr y, int context, Ptr xq, int m, Ptr mean, Ptr var) {
   GpDataConfig c;
-  if (std::string e = to_config(o, c); !e.empty()) return e;
-  if (std::string e = check_sequence(x, y); !e.empty()) return e;
-  if (std::string e = gp_validate_context(c, context); !e.empty()) return e;
+  if (Status e = to_config(o, c); !e.ok()) return e;
+  if (Status e = check_sequence(x, y); !e.ok()) return e;
+  if (Status e = gp_validate_context(c, context); !e.ok()) return e;
   return run_if_ok(gp_validate_queries(f32(xq), m), [&] {
     const GpPosterior p = gp_posterior_at(c, sequence(c, x, y), context, doubles(xq, std::size_t(m) * c.dx).data(), m);
     copy_out(p.mean, mean);
@@ -101,15 +98,15 @@ std::string posterior_at(const val& o, Ptr x, Ptr y, int context, Ptr xq, int m,
   });
 }
 
-std::string predict(GpSession& s, Ptr x, Ptr y, Ptr out) {
-  if (std::string e = check_sequence(x, y); !e.empty()) return e;
+Status predict(GpSession& s, Ptr x, Ptr y, Ptr out) {
+  if (Status e = check_sequence(x, y); !e.ok()) return e;
   const GpDataConfig& c = s.config().data;
   return through_doubles(c.length, out, [&](double* pred) { return s.predict(sequence(c, x, y), pred); });
 }
 
-std::string predict_at(GpSession& s, Ptr x, Ptr y, int context, Ptr xq, int m, Ptr out) {
-  if (std::string e = check_sequence(x, y); !e.empty()) return e;
-  if (std::string e = gp_validate_queries(f32(xq), m); !e.empty()) return e;
+Status predict_at(GpSession& s, Ptr x, Ptr y, int context, Ptr xq, int m, Ptr out) {
+  if (Status e = check_sequence(x, y); !e.ok()) return e;
+  if (Status e = gp_validate_queries(f32(xq), m); !e.ok()) return e;
   const GpDataConfig& c = s.config().data;
   const std::vector<double> q = doubles(xq, std::size_t(m) * c.dx);
   return through_doubles(m, out,
@@ -117,14 +114,11 @@ std::string predict_at(GpSession& s, Ptr x, Ptr y, int context, Ptr xq, int m, P
 }
 
 // Mean train MSE of steps [from, from + count) into out.
-std::string losses(const GpSession& s, int from, int count, Ptr out) {
-  const int done = s.steps_done();
-  if (from < 0 || count < 0 || from > done || count > done - from) return "loss range out of bounds";
-  copy_out(std::vector<double>(s.losses().begin() + from, s.losses().begin() + from + count), out);
-  return "";
+Status losses(const GpSession& s, int from, int count, Ptr out) {
+  return through_doubles(std::clamp(count, 0, s.steps_done()), out, [&](double* l) { return s.copy_losses(from, count, l); });
 }
 
-std::string step_sizes(GpSession& s, Ptr out) { return s.step_sizes(f32(out)); }
+Status step_sizes(GpSession& s, Ptr out) { return s.step_sizes(f32(out)); }
 
 }  // namespace
 
@@ -138,8 +132,8 @@ EMSCRIPTEN_BINDINGS(gatelab_gp) {
   function("gpCreateSession", &create_session, allow_raw_pointers());
   class_<GpSession>("GpSession")
       .function("train", +[](GpSession& s, int n) {
-        const std::string e = gp_validate_steps_per_call(n);
-        return e.empty() ? s.train(n) : e;
+        const Status e = gp_validate_steps_per_call(n);
+        return e.ok() ? s.train(n) : e;
       })
       .function("predict", &predict)
       .function("predictAt", &predict_at)

@@ -17,17 +17,17 @@ namespace {
 
 struct Corpus {
   std::shared_ptr<CharCorpus> corpus = std::make_shared<CharCorpus>();
-  std::string error;
+  Status error;
   Corpus(const std::string& text, double dev, double val) : error(make_char_corpus(text, dev, val, *corpus)) {}
 };
 
-std::string to_config(const val& j, LmConfig& c) {
-  std::string e = parse_lm_names(get<std::string>(j, "kind"), get<std::string>(j, "activation"),
-                                 get<std::string>(j, "optimizer"), c);
-  if (e.empty()) e = seed_of(j, c.model.seed);
+Status to_config(const val& j, LmConfig& c) {
+  Status e = parse_lm_names(get<std::string>(j, "kind"), get<std::string>(j, "activation"),
+                            get<std::string>(j, "optimizer"), c);
+  if (e.ok()) e = seed_of(j, c.model.seed);
   const double data_seed = get<double>(j, "dataSeed");
-  if (e.empty()) e = check_seed(data_seed);
-  if (!e.empty()) return e;
+  if (e.ok()) e = check_seed(data_seed, "data_seed");
+  if (!e.ok()) return e;
   CemTransformerConfig& m = c.model;
   m.family = CemFamily::standard;
   m.activation.beta = get<float>(j, "beta");
@@ -42,13 +42,13 @@ std::string to_config(const val& j, LmConfig& c) {
   c.mlp_init_rms = get<float>(j, "mlpInitRms");
   c.gauge_fix = get<bool>(j, "gaugeFix");
   c.data_seed = static_cast<std::uint64_t>(data_seed);
-  return "";
+  return {};
 }
 
-std::string validate_session(const val& j, const Corpus& corpus) {
+Status validate_session(const val& j, const Corpus& corpus) {
   LmConfig c;
-  std::string e = to_config(j, c);
-  return e.empty() ? validate(c, *corpus.corpus) : e;
+  Status e = to_config(j, c);
+  return e.ok() ? validate(c, *corpus.corpus) : e;
 }
 
 LmSession* create_session(const val& j, const Corpus& corpus) {
@@ -99,12 +99,12 @@ EMSCRIPTEN_BINDINGS(gatelab_lm) {
       })
       .function("sample", +[](LmSession& s, int count, float temperature, double seed) {
         std::string text;
-        const std::string e = s.sample(count, temperature, static_cast<std::uint64_t>(seed), &text);
+        const Status e = s.sample(count, temperature, static_cast<std::uint64_t>(seed), &text);
         return object_of("error", e, "text", text);
       })
       .function("diagnostics", +[](LmSession& s, int split, int windows) {
         std::vector<double> flat;
-        const std::string e = lm_diagnostics_flat(s, CorpusSplit(split), windows, flat);
+        const Status e = lm_diagnostics_flat(s, CorpusSplit(split), windows, flat);
         return object_of("error", e, "values", array_of(flat.data(), flat.size()));
       })
       .function("mlpOutputRms", &LmSession::mlp_output_rms)

@@ -15,17 +15,12 @@ using namespace gatelab::bind;
 
 namespace {
 
-std::string to_config(const val& o, LayerConfig& c) {
-  const std::string name = get<std::string>(o, "kind");
-  const auto kind = parse_layer_kind(name);
-  if (!kind) return "kind must be 'mlp', 'symmetric' or 'gated' (got '" + name + "')";
-  const std::string activation = get<std::string>(o, "activation");
-  const auto act = parse_activation(activation);
-  if (!act) return "activation must be one of the catalogue names (got '" + activation + "')";
-  std::uint64_t seed = 0;
-  if (std::string e = seed_of(o, seed); !e.empty()) return e;
-  c = {*kind, {*act, get<float>(o, "beta")}, get<int>(o, "dIn"), get<int>(o, "hidden"), get<int>(o, "dOut"),
-       get<int>(o, "rank"), seed};
+Status to_config(const val& o, LayerConfig& c) {
+  if (Status e = parse_layer_kind(get<std::string>(o, "kind"), "kind", c.kind); !e.ok()) return e;
+  if (Status e = parse_activation(get<std::string>(o, "activation"), "activation", c.activation.kind); !e.ok()) return e;
+  if (Status e = seed_of(o, c.seed); !e.ok()) return e;
+  c = {c.kind, {c.activation.kind, get<float>(o, "beta")}, get<int>(o, "dIn"), get<int>(o, "hidden"), get<int>(o, "dOut"),
+       get<int>(o, "rank"), c.seed};
   return validate(c);
 }
 
@@ -36,11 +31,11 @@ val layer_options(const Layer& layer) {
                    static_cast<double>(c.seed));
 }
 
-std::string layer_forward(const Layer& layer, Ptr x, int rows, Ptr out) {
+Status layer_forward(const Layer& layer, Ptr x, int rows, Ptr out) {
   return run_if_ok(validate_rows(rows, layer.max_rows()), [&] { layer.forward(f32(x), rows, f32(out)); });
 }
 
-std::string layer_backward(const Layer& layer, Ptr x, int rows, Ptr grad_out, Ptr grad_x, Ptr gq, Ptr gk, Ptr gv) {
+Status layer_backward(const Layer& layer, Ptr x, int rows, Ptr grad_out, Ptr grad_x, Ptr gq, Ptr gk, Ptr gv) {
   return run_if_ok(validate_rows(rows, layer.max_rows()), [&] {
     LayerParams grads = zeros_like(layer.params());
     layer.backward(f32(x), rows, f32(grad_out), grad_x ? f32(grad_x) : nullptr, grads);
@@ -56,36 +51,36 @@ void set_params(Layer& layer, Ptr q, Ptr k, Ptr v) {
 }
 
 val symmetry_gap(const Layer& layer, Ptr x, int rows, bool exchange, float alpha) {
-  const std::string e = validate_symmetry_probe(layer, rows);
-  if (!e.empty()) return number_result(e, 0);
+  const Status e = validate_symmetry_probe(layer, rows);
+  if (!e.ok()) return number_result(e, 0);
   return number_result(e, exchange ? exchange_gap(layer, f32(x), rows) : scaling_gap(layer, f32(x), rows, alpha));
 }
 
 val scaling_gap_units(const Layer& layer, Ptr x, int rows, Ptr alphas) {
-  const std::string e = validate_symmetry_probe(layer, rows);
-  return number_result(e, e.empty() ? scaling_gap_per_unit(layer, f32(x), rows, f32(alphas)) : 0);
+  const Status e = validate_symmetry_probe(layer, rows);
+  return number_result(e, e.ok() ? scaling_gap_per_unit(layer, f32(x), rows, f32(alphas)) : 0);
 }
 
-std::string check_curve(int act, float lo, float hi, int n) {
-  if (act < 0 || act >= activation_count) return "unknown activation index " + std::to_string(act);
+Status check_curve(int act, float lo, float hi, int n) {
+  if (act < 0 || act >= activation_count) return invalid_value("", "unknown activation index " + std::to_string(act));
   return validate_curve(lo, hi, n);
 }
 
-std::string plane(int act, float beta, float lo, float hi, int n, Ptr out) {
+Status plane(int act, float beta, float lo, float hi, int n, Ptr out) {
   return run_if_ok(check_curve(act, lo, hi, n),
                    [&] { exchange_plane({activation_by_index(act), beta}, lo, hi, n, f32(out)); });
 }
 
-std::string curve(int act, float beta, float lo, float hi, int n, Ptr z, Ptr value, Ptr derivative, Ptr ratio) {
+Status curve(int act, float beta, float lo, float hi, int n, Ptr z, Ptr value, Ptr derivative, Ptr ratio) {
   return run_if_ok(check_curve(act, lo, hi, n), [&] {
     activation_curve({activation_by_index(act), beta}, lo, hi, n, f32(z), f32(value), f32(derivative), f32(ratio));
   });
 }
 
-std::string to_config(const val& j, CensusOptions& o) {
+Status to_config(const val& j, CensusOptions& o) {
   const auto list = [&](const char* name) { return get<std::string>(j, name); };
-  if (std::string e = parse_census_lists(list("kinds"), list("activations"), list("ranks"), o); !e.empty()) return e;
-  if (std::string e = seed_of(j, o.seed); !e.empty()) return e;
+  if (Status e = parse_census_lists(list("kinds"), list("activations"), list("ranks"), o); !e.ok()) return e;
+  if (Status e = seed_of(j, o.seed); !e.ok()) return e;
   o = {o.kinds, o.activations, o.ranks, get<int>(j, "dIn"), get<int>(j, "hidden"), get<int>(j, "dOut"),
        get<float>(j, "beta"), o.seed, get<int>(j, "inputs"), get<double>(j, "threshold")};
   return validate(o);
@@ -117,34 +112,25 @@ void census_spectrum(const CensusRun& run, int i, Ptr out) {
   if (i >= 0 && i < run.size()) copy_out(run.rows[i].spectrum, out);
 }
 
-std::string to_config(const val& j, RankApproxOptions& o) {
-  std::string e = parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation",
+Status to_config(const val& j, RankApproxOptions& o) {
+  Status e = parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation",
                                         o.activation);
-  if (e.empty()) e = seed_of(j, o.seed);
-  if (!e.empty()) return e;
+  if (e.ok()) e = seed_of(j, o.seed);
+  if (!e.ok()) return e;
   o = {o.activation, get<int>(j, "dIn"), get<int>(j, "hidden"), get<int>(j, "dOut"), o.seed, get<int>(j, "inputs")};
   return validate(o);
 }
 
-// out: d_in slots of 8 floats (rank, error, parameters, flops, energy, one-per-pair error,
-// one-per-pair energy, exact 0/1); rows r = 1 … r*, then zeros (rank 0 ends the rows).
-std::string rank_approx(const val& j, Ptr out) {
+// out: rank_approx_table(rows, d_in), d_in · 8 floats.
+Status rank_approx(const val& j, Ptr out) {
   RankApproxOptions o;
-  return run_if_ok(to_config(j, o), [&] {
-    std::vector<double> rows;
-    for (const RankApproxRow& r : rank_approximation(o)) {
-      rows.insert(rows.end(), {double(r.rank), r.error, double(r.parameters), r.flops, r.energy, r.one_per_pair_error,
-                               r.one_per_pair_energy, r.exact ? 1.0 : 0.0});
-    }
-    rows.resize(std::size_t(8) * o.d_in, 0.0);
-    copy_out(rows, out);
-  });
+  return run_if_ok(to_config(j, o), [&] { copy_out(rank_approx_table(rank_approximation(o), o.d_in), out); });
 }
 
 // u (d_out), x (d_in) or 0; outputs d·d, d·d, d, d·d, d·d floats.
 val interactions_js(const Layer& layer, Ptr u, Ptr x, Ptr matrix, Ptr raw, Ptr values, Ptr vectors, Ptr exchanged) {
   Interactions r;
-  const std::string error = run_if_ok(validate_interactions(layer), [&] {
+  const Status error = run_if_ok(validate_interactions(layer), [&] {
     r = interactions(layer, f32(u), x ? f32(x) : nullptr);
     copy_out(r.matrix, matrix);
     copy_out(r.raw, raw);

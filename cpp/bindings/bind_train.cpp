@@ -14,42 +14,34 @@ using namespace gatelab::bind;
 
 namespace {
 
-std::string to_config(const val& j, DatasetOptions& o) {
-  const auto task = parse_task(get<std::string>(j, "task"));
-  if (!task) return "task must be one of 'circle', 'xor', 'gaussians', 'spiral', 'checkerboard', 'teacher', 'user'";
-  const auto kind = parse_layer_kind(get<std::string>(j, "teacherKind"));
-  if (!kind) return "teacher.kind must be 'mlp', 'symmetric' or 'gated'";
-  std::uint64_t seed = 0;
-  if (std::string e = seed_of(j, seed); !e.empty()) return e;
-  o = {*task, get<int>(j, "count"), get<float>(j, "noise"), get<float>(j, "trainFraction"), seed, *kind, {},
+Status to_config(const val& j, DatasetOptions& o) {
+  if (Status e = parse_task(get<std::string>(j, "task"), o.task); !e.ok()) return e;
+  if (Status e = parse_layer_kind(get<std::string>(j, "teacherKind"), "teacher.kind", o.teacher_kind); !e.ok()) return e;
+  if (Status e = seed_of(j, o.seed); !e.ok()) return e;
+  o = {o.task, get<int>(j, "count"), get<float>(j, "noise"), get<float>(j, "trainFraction"), o.seed, o.teacher_kind, {},
        get<int>(j, "teacherHidden"), get<int>(j, "teacherRank")};
-  const std::string e = parse_activation_spec(get<std::string>(j, "teacherActivation"), get<float>(j, "teacherBeta"),
+  const Status e = parse_activation_spec(get<std::string>(j, "teacherActivation"), get<float>(j, "teacherBeta"),
                                               "teacher.activation", o.teacher_activation);
-  return e.empty() ? validate_task(o) : e;
+  return e.ok() ? validate_task(o) : e;
 }
 
 // The dataset options and, for the 'user' task, its points.
-std::string to_data(const val& j, Ptr x, Ptr y, int count, DatasetOptions& o) {
-  std::string e = to_config(j, o);
-  return e.empty() ? validate_points(o, f32(x), f32(y), count) : e;
+Status to_data(const val& j, Ptr x, Ptr y, int count, DatasetOptions& o) {
+  Status e = to_config(j, o);
+  return e.ok() ? validate_points(o, f32(x), f32(y), count) : e;
 }
 
-std::string to_config(const val& j, TrainerOptions& t) {
-  const std::string name = get<std::string>(j, "kind");
-  const auto kind = parse_layer_kind(name);
-  if (!kind) return "kind must be 'mlp', 'symmetric' or 'gated' (got '" + name + "')";
-  const auto loss = parse_loss(get<std::string>(j, "loss"));
-  if (!loss) return "loss must be 'mse' or 'cross_entropy'";
-  const auto opt = parse_optimizer(get<std::string>(j, "optimizer"));
-  if (!opt) return "optimizer must be 'sgd', 'momentum' or 'adam'";
+Status to_config(const val& j, TrainerOptions& t) {
   LayerConfig& l = t.layer;
-  std::string e = seed_of(j, l.seed);
-  const std::string activation = get<std::string>(j, "activation");
-  if (e.empty()) e = parse_activation_spec(activation, get<float>(j, "beta"), "activation", l.activation);
-  if (!e.empty()) return e;
-  l = {*kind, l.activation, l.d_in, get<int>(j, "hidden"), l.d_out, get<int>(j, "rank"), l.seed};
-  t = {l, get<bool>(j, "biasFeature"), *loss,
-       {*opt, get<float>(j, "learningRate"), get<float>(j, "momentum"), get<float>(j, "beta1"), get<float>(j, "beta2"),
+  Status e = parse_layer_kind(get<std::string>(j, "kind"), "kind", l.kind);
+  if (e.ok()) e = parse_loss(get<std::string>(j, "loss"), t.loss);
+  if (e.ok()) e = parse_optimizer(get<std::string>(j, "optimizer"), t.optimizer.kind);
+  if (e.ok()) e = seed_of(j, l.seed);
+  if (e.ok()) e = parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation", l.activation);
+  if (!e.ok()) return e;
+  l = {l.kind, l.activation, l.d_in, get<int>(j, "hidden"), l.d_out, get<int>(j, "rank"), l.seed};
+  t = {l, get<bool>(j, "biasFeature"), t.loss,
+       {t.optimizer.kind, get<float>(j, "learningRate"), get<float>(j, "momentum"), get<float>(j, "beta1"), get<float>(j, "beta2"),
         get<float>(j, "epsilon")},
        get<int>(j, "batchSize"), get<int>(j, "evalEvery")};
   return validate(t);
@@ -58,8 +50,8 @@ std::string to_config(const val& j, TrainerOptions& t) {
 val sizes(const val& j, int user_count) {
   DatasetOptions o;
   int train = 0, test = 0;
-  std::string e = to_config(j, o);
-  if (e.empty()) e = dataset_sizes(o, user_count, train, test);
+  Status e = to_config(j, o);
+  if (e.ok()) e = dataset_sizes(o, user_count, train, test);
   return object_of("error", e, "train", train, "test", test);
 }
 
@@ -70,17 +62,17 @@ void copy_dataset(const Dataset& d, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
   copy_out(d.y_test, yte);
 }
 
-std::string make_dataset_into(const val& j, Ptr x, Ptr y, int count, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
+Status make_dataset_into(const val& j, Ptr x, Ptr y, int count, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
   DatasetOptions o;
   return run_if_ok(to_data(j, x, y, count, o),
                    [&] { copy_dataset(build_dataset(o, f32(x), f32(y), count), xtr, ytr, xte, yte); });
 }
 
-std::string validate_trainer(const val& t, const val& d, Ptr x, Ptr y, int count) {
+Status validate_trainer(const val& t, const val& d, Ptr x, Ptr y, int count) {
   TrainerOptions o;
   DatasetOptions data;
-  std::string e = to_config(t, o);
-  return e.empty() ? to_data(d, x, y, count, data) : e;
+  Status e = to_config(t, o);
+  return e.ok() ? to_data(d, x, y, count, data) : e;
 }
 
 Trainer* create_trainer(const val& t, const val& d, Ptr x, Ptr y, int count) {
@@ -92,28 +84,27 @@ Trainer* create_trainer(const val& t, const val& d, Ptr x, Ptr y, int count) {
 }
 
 val step(Trainer& trainer, int n) {
-  const std::string e = validate_step_count(n);
-  const int done = e.empty() ? trainer.step(n) : 0;
-  const Divergence d = e.empty() ? trainer.divergence() : Divergence{};
+  const Status e = validate_step_count(n);
+  const int done = e.ok() ? trainer.step(n) : 0;
+  const Divergence d = e.ok() ? trainer.divergence() : Divergence{};
   return object_of("error", e, "done", done, "diverged", d.diverged, "step", d.step, "rolledBackTo", d.rolled_back_to,
                    "cause", d.cause, "message", d.message);
 }
 
 // r.models is a list "kind:activation,…".
-std::string to_race(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count, RaceOptions& o) {
-  if (std::string e = to_config(t, o.trainer); !e.empty()) return e;
-  if (std::string e = to_data(d, x, y, count, o.data); !e.empty()) return e;
+Status to_race(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count, RaceOptions& o) {
+  if (Status e = to_config(t, o.trainer); !e.ok()) return e;
+  if (Status e = to_data(d, x, y, count, o.data); !e.ok()) return e;
   if (o.data.task == Task::user) o.user_data = build_dataset(o.data, f32(x), f32(y), count);
   const std::string models = get<std::string>(r, "models");
-  if (std::string e = parse_race_models(models, get<float>(t, "beta"), o.models); !e.empty()) return e;
-  const auto rule = parse_width_rule(get<std::string>(r, "widthRule"));
-  if (!rule) return "widthRule must be 'budget' or 'shazeer'";
-  o = {o.data, o.user_data, o.trainer, o.models, get<int>(r, "steps"), get<int>(r, "seeds"), *rule,
+  if (Status e = parse_race_models(models, get<float>(t, "beta"), o.models); !e.ok()) return e;
+  if (Status e = parse_width_rule(get<std::string>(r, "widthRule"), o.width_rule); !e.ok()) return e;
+  o = {o.data, o.user_data, o.trainer, o.models, get<int>(r, "steps"), get<int>(r, "seeds"), o.width_rule,
        get<int>(r, "budget"), get<int>(r, "mlpHidden")};
   return validate(o);
 }
 
-std::string validate_race(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count) {
+Status validate_race(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count) {
   RaceOptions o;
   return to_race(r, t, d, x, y, count, o);
 }

@@ -80,7 +80,7 @@ GpExperimentConfig gp_experiment_defaults(bool quick) {
 std::string validate(const GpExperimentConfig& c) {
   if (c.models.empty()) return "models must not be empty";
   for (const auto& m : c.models) {
-    if (std::string e = validate(c.train, m); !e.empty()) return m.label + ": " + e;
+    if (Status e = validate(c.train, m); !e.ok()) return m.label + ": " + e.message;
   }
   if (c.seeds < 1 || c.seeds > 100) return "seeds must be in 1…100";
   if (c.train_steps < 1 || c.train_steps > 1000000) return "train_steps must be in 1…1000000";
@@ -118,7 +118,7 @@ GpErrors gp_evaluate(GpSession& session, const std::vector<GpSequence>& eval, in
   GpErrors errors;
   std::vector<double> pred(session.config().data.length);
   for (int i = 0; i < count && i < int(eval.size()); ++i) {
-    session.predict(eval[i], pred.data());
+    (void)session.predict(eval[i], pred.data());  // the eval set was drawn with the session's own data config
     errors.add(pred.data(), eval[i].y);
     if (predictions) predictions->push_back(pred);
   }
@@ -135,13 +135,13 @@ GpRunResult gp_run(const GpExperimentConfig& c, int model, int seed, const std::
   GpTrainConfig train = c.train;
   train.seed = static_cast<std::uint64_t>(seed);
   GpSession session(train, c.models[model]);
-  r.parameters = session.error().empty() ? session.parameter_count() : 0;
-  r.error = session.error();
+  r.parameters = session.error().ok() ? session.parameter_count() : 0;
+  r.error = session.error().message;
   const int chunk = std::max(1, c.train_steps / 20);
   int next_curve = 1;
   while (r.error.empty() && session.steps_done() < c.train_steps && !session.diverged()) {
     const int n = std::min(chunk, c.train_steps - session.steps_done());
-    r.error = session.train(n);
+    r.error = session.train(n).message;
     const int done = session.steps_done();
     if (progress) progress(double(done) / c.train_steps, session.losses().back());
     // Curve points at evenly spaced steps (the last one is the final evaluation below).

@@ -152,12 +152,13 @@ std::vector<BlockProbe> probe(GpSession& session, const std::vector<GpSequence>&
   const double w = 1.0 / count;
   for (int s = 0; s < count; ++s) {
     gp_tokens(data, set[s], tokens.data());
-    if (!model.forward(tokens.data(), n, pred.data()).empty()) continue;
+    if (!model.forward(tokens.data(), n, pred.data()).ok()) continue;
     for (int l = 0; l < layers; ++l) {
       BlockProbe& b = out[l];
       std::copy(model.attention_input(l), model.attention_input(l) + input.size(), input.begin());
-      model.cem_attention(l)->energy_trace(input.data(), n, trace.data());
-      model.cem_attention(l)->attention_entropy(input.data(), n, entropy.data());
+      // The forward above succeeded on these rows, so the probes' inputs are valid.
+      (void)model.cem_attention(l)->energy_trace(input.data(), n, trace.data());
+      (void)model.cem_attention(l)->attention_entropy(input.data(), n, entropy.data());
       for (std::size_t e = 0; e < trace.size(); ++e) b.energy[e] += w * trace[e];
       for (std::size_t e = 0; e < entropy.size(); ++e) b.entropy[e] += w * entropy[e];
       for (int i = 0; i < n; ++i) {
@@ -167,7 +168,7 @@ std::vector<BlockProbe> probe(GpSession& session, const std::vector<GpSequence>&
         }
       }
       std::copy(model.mlp_input(l), model.mlp_input(l) + input.size(), input.begin());
-      if (!b.mlp_ok || !model.cem_mlp(l)->energy_trace(input.data(), n, trace.data()).empty()) {
+      if (!b.mlp_ok || !model.cem_mlp(l)->energy_trace(input.data(), n, trace.data()).ok()) {
         b.mlp_ok = false;
         continue;
       }
@@ -188,12 +189,13 @@ void write_test_time(JsonWriter& j, const GpDescentSettings& st, GpSession& sess
   const int attn = model.config().attn_steps, mlp = model.config().mlp_steps;
   j.key("testTime").begin_array();
   for (int steps : st.eval_steps) {
-    session.set_eval_steps(steps);
+    (void)session.set_eval_steps(steps);  // validated with the settings
     const double rmse = gp_evaluate(session, eval, st.test_time_sequences).rmse();
-    session.set_eval_steps(0);
-    model.set_steps(steps, steps);
+    (void)session.set_eval_steps(0);
+    // The settings validated eval_steps, and attn/mlp are the counts the model holds now.
+    (void)model.set_steps(steps, steps);
     const std::vector<BlockProbe> blocks = probe(session, eval, std::min<int>(st.probe_sequences, int(eval.size())), steps);
-    model.set_steps(attn, mlp);
+    (void)model.set_steps(attn, mlp);
     j.begin_object().field("steps", steps).field("rmse", rmse).key("blocks").begin_array();
     for (std::size_t l = 0; l < blocks.size(); ++l) {
       const BlockProbe& b = blocks[l];
@@ -276,12 +278,12 @@ std::string gp_descent_run(const GpDescentSettings& st, const GpDescentJob& job)
   train.seed = static_cast<std::uint64_t>(job.seed);
   train.decay_steps = st.base.train_steps;
   GpSession session(train, job.spec);
-  std::string error = session.error();
+  std::string error = session.error().message;
   const int chunk = std::max(1, st.base.train_steps / 10);
   std::vector<double> train_loss;
   while (error.empty() && session.steps_done() < st.base.train_steps && !session.diverged()) {
     const int from = session.steps_done();
-    error = session.train(std::min(chunk, st.base.train_steps - from));
+    error = session.train(std::min(chunk, st.base.train_steps - from)).message;
     double mean = 0;
     for (int s = from; s < session.steps_done(); ++s) mean += session.losses()[s] / double(session.steps_done() - from);
     train_loss.push_back(mean);

@@ -107,7 +107,7 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   auto corpus = std::make_shared<CharCorpus>();
   const std::string_view used =
       s.max_chars > 0 && text.size() > std::size_t(s.max_chars) ? std::string_view(text).substr(0, s.max_chars) : text;
-  if (std::string e = make_char_corpus(used, s.dev_fraction, s.validation_fraction, *corpus); !e.empty()) return e;
+  if (Status e = make_char_corpus(used, s.dev_fraction, s.validation_fraction, *corpus); !e.ok()) return e.message;
   const int steps = job.phase == "long" ? s.long_steps
                     : job.phase == "sweep" && s.sweep_steps > 0 ? s.sweep_steps : s.steps;
   const CorpusSplit split = job.phase == "sweep" ? CorpusSplit::dev : CorpusSplit::validation;
@@ -115,11 +115,11 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   LmConfig config = lm_job_config(s, *v, job.seed, job.learning_rate, steps);
   if (reference != nullptr) {  // every variant of a seed starts with the reference's MLP output RMS (§A20)
     LmSession probe(lm_job_config(s, *reference, job.seed, job.learning_rate, steps), corpus);
-    if (!probe.error().empty()) return probe.error();
+    if (!probe.error().ok()) return probe.error().message;
     config.mlp_init_rms = static_cast<float>(probe.mlp_output_rms(0));
   }
   LmSession session(config, corpus);
-  if (!session.error().empty()) return session.error();
+  if (!session.error().ok()) return session.error().message;
 
   JsonWriter j;
   j.begin_object().field("variant", v->name).field("phase", job.phase).field("seed", job.seed);
@@ -136,18 +136,18 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   for (const int target : lm_curve_steps(s, steps)) {
     if (session.diverged()) break;
     const int before = session.steps_done();
-    if (std::string e = session.train(target - before); !e.empty()) return e;
+    if (Status e = session.train(target - before); !e.ok()) return e.message;
     if (session.diverged()) break;
-    if (std::string e = session.evaluate(split, s.eval_windows, &loss); !e.empty()) return e;
+    if (Status e = session.evaluate(split, s.eval_windows, &loss); !e.ok()) return e.message;
     double train = 0;
     for (int k = before; k < session.steps_done(); ++k) train += session.train_losses()[k];
     curve_steps.push_back(session.steps_done());
     curve_loss.push_back(loss);
     curve_train.push_back(train / std::max(1, session.steps_done() - before));
     diagnostics.emplace_back();
-    if (std::string e = session.diagnostics(CorpusSplit::validation, s.diagnostic_windows, diagnostics.back());
-        !e.empty()) {
-      return e;
+    if (Status e = session.diagnostics(CorpusSplit::validation, s.diagnostic_windows, diagnostics.back());
+        !e.ok()) {
+      return e.message;
     }
   }
   // Losses with every digit a double has: the figure's test compares its curves to these bit for bit.
@@ -168,8 +168,8 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   j.end_array();
   std::string sample;
   if (!session.diverged() && job.phase != "sweep") {
-    if (std::string e = session.sample(s.sample_chars, 0.8f, static_cast<std::uint64_t>(job.seed), &sample); !e.empty()) {
-      return e;
+    if (Status e = session.sample(s.sample_chars, 0.8f, static_cast<std::uint64_t>(job.seed), &sample); !e.ok()) {
+      return e.message;
     }
   }
   j.field("sample", sample);

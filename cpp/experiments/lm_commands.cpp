@@ -91,17 +91,17 @@ int lm_command(const Args& args, int threads) {
   }
   if (args.command == "lm-time") {
     auto corpus = std::make_shared<CharCorpus>();
-    if (std::string e = make_char_corpus(text, settings.dev_fraction, settings.validation_fraction, *corpus); !e.empty()) {
-      fail(e);
+    if (Status e = make_char_corpus(text, settings.dev_fraction, settings.validation_fraction, *corpus); !e.ok()) {
+      fail(e.message);
     }
     const int steps = args.integer("steps", 100);
     double total = 0;
     for (const LmVariant& v : variants) {
       LmSession session(lm_job_config(settings, v, 1, v.learning_rates[0], settings.steps), corpus);
-      if (!session.error().empty()) fail(v.name + ": " + session.error());
-      session.train(5);  // warm caches and allocations
+      if (!session.error().ok()) fail(v.name + ": " + session.error().message);
+      if (Status e = session.train(5); !e.ok()) fail(v.name + ": " + e.message);  // warm caches and allocations
       const auto started = std::chrono::steady_clock::now();
-      if (std::string e = session.train(steps); !e.empty()) fail(v.name + ": " + e);
+      if (Status e = session.train(steps); !e.ok()) fail(v.name + ": " + e.message);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count() / steps;
       total += ms;
       say(fmt("%8.2f ms/step  ", ms) + v.name + fmt("  (%.0f parameters)", double(session.parameter_count())));

@@ -282,6 +282,12 @@ std::optional<Activation> parse_activation(std::string_view name) {
   return std::nullopt;
 }
 
+Status parse_activation(std::string_view name, std::string_view field, Activation& out) {
+  const auto a = parse_activation(name);
+  if (a) out = *a;
+  return a ? Status{} : invalid_value(field, std::string(field) + " must be one of the catalogue names (got '" + std::string(name) + "')");
+}
+
 Activation activation_by_index(int i) {
   return i >= 0 && i < activation_count ? static_cast<Activation>(i) : Activation::identity;
 }

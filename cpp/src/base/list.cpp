@@ -35,13 +35,13 @@ bool parse_int(std::string_view text, int& out) {
   return true;
 }
 
-std::string parse_int_list(std::string_view text, std::string_view field, std::vector<int>& out) {
+Status parse_int_list(std::string_view text, std::string_view field, std::vector<int>& out) {
   for (const std::string& item : split_list(text)) {
     int value = 0;
-    if (!parse_int(item, value)) return std::string(field) + ": '" + item + "' is not an integer";
+    if (!parse_int(item, value)) return invalid_value(field, std::string(field) + ": '" + item + "' is not an integer");
     out.push_back(value);
   }
-  return "";
+  return {};
 }
 
 }  // namespace gatelab

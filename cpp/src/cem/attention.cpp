@@ -19,15 +19,15 @@ namespace gatelab {
 
 using namespace cem_detail;
 
-std::string validate(const CemAttentionConfig& c) {
+Status validate(const CemAttentionConfig& c) {
   auto num = [](double x) { return std::to_string(x); };
-  if (std::string e = cem_validate_heads(c.d, c.heads); !e.empty()) return e;
-  if (std::string e = cem_validate_descent(c.steps, c.eta); !e.empty()) return e;
+  if (Status e = cem_validate_heads(c.d, c.heads); !e.ok()) return e;
+  if (Status e = cem_validate_descent(c.steps, c.eta); !e.ok()) return e;
   if (!(c.beta >= 0.0f && c.beta <= cem_max_beta)) {
-    return "beta must be 0 (auto) or in (0, " + num(cem_max_beta) + "] (beta = " + num(c.beta) + ")";
+    return out_of_range("beta", "beta must be 0 (auto) or in (0, " + num(cem_max_beta) + "] (beta = " + num(c.beta) + ")");
   }
   const int diag = static_cast<int>(c.diagonal);
-  if (diag < 0 || diag > 2) return "diagonal must be none, per_head or shared";
+  if (diag < 0 || diag > 2) return invalid_value("diagonal", "diagonal must be none, per_head or shared");
   return cem_precond_validate(c.precond, c.precond_rank, c.d);
 }
 
@@ -38,7 +38,7 @@ double cem_effective_beta(const CemAttentionConfig& c) {
 
 template <class S>
 CemAttentionT<S>::CemAttentionT(const CemAttentionConfig& config) : config_(config), error_(validate(config)) {
-  if (!error_.empty()) return;
+  if (!error_.ok()) return;
   const std::size_t d = config.d, heads = config.heads;
   dh_ = config.d / config.heads;
   beta_ = static_cast<S>(cem_effective_beta(config));
@@ -65,11 +65,11 @@ S CemAttentionT<S>::step_size() const {
 }
 
 template <class S>
-std::string CemAttentionT<S>::set_steps(int steps) {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_validate_descent(steps, config_.eta); !e.empty()) return e;
+Status CemAttentionT<S>::set_steps(int steps) {
+  if (!error_.ok()) return error_;
+  if (Status e = cem_validate_descent(steps, config_.eta); !e.ok()) return e;
   config_.steps = steps;
-  return "";
+  return {};
 }
 
 template <class S>
@@ -84,7 +84,7 @@ void CemAttentionT<S>::zero_grad() {
 template <class S>
 std::vector<ParamView<S>> CemAttentionT<S>::parameters() {
   std::vector<ParamView<S>> out;
-  if (!error_.empty()) return out;
+  if (!error_.ok()) return out;
   const int rows = static_cast<int>(params_.wq.shape(0)), d = config_.d;
   out.push_back({"wq", params_.wq.data(), grads_.wq.data(), params_.wq.size(), rows, d});
   out.push_back({"wk", params_.wk.data(), grads_.wk.data(), params_.wk.size(), rows, d});
@@ -103,8 +103,8 @@ std::size_t CemAttentionT<S>::parameter_count() const {
 }
 
 template <class S>
-std::string CemAttentionT<S>::check(int n, const void* in, const void* out) const {
-  if (!error_.empty()) return error_;
+Status CemAttentionT<S>::check(int n, const void* in, const void* out) const {
+  if (!error_.ok()) return error_;
   return cem_check_call(n, in, out);
 }
 
@@ -201,13 +201,13 @@ void CemAttentionT<S>::run_forward(const S* h, int n, Trajectory& tr) const {
 }
 
 template <class S>
-std::string CemAttentionT<S>::forward(const S* h, int n, S* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
+Status CemAttentionT<S>::forward(const S* h, int n, S* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
   Trajectory tr;
   run_forward(h, n, tr);
   const std::size_t nd = std::size_t(n) * config_.d;
   std::copy(tr.ys.end() - nd, tr.ys.end(), out);
-  return "";
+  return {};
 }
 
 template <class S>
@@ -292,26 +292,26 @@ void CemAttentionT<S>::add_head_gradient(int k, const std::vector<double>& keys,
 }
 
 template <class S>
-std::string CemAttentionT<S>::energy(const S* h, int n, int i, const S* y, double* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
-  if (y == nullptr) return "y must not be null";
-  if (i < 0 || i >= n) return "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")";
+Status CemAttentionT<S>::energy(const S* h, int n, int i, const S* y, double* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
+  if (y == nullptr) return invalid_value("y", "y must not be null");
+  if (i < 0 || i >= n) return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
   *out = energy_with_keys(keys_double(h, i + 1), h, i, y);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemAttentionT<S>::energy_gradient(const S* h, int n, int i, const S* y, double* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
-  if (y == nullptr) return "y must not be null";
-  if (i < 0 || i >= n) return "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")";
+Status CemAttentionT<S>::energy_gradient(const S* h, int n, int i, const S* y, double* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
+  if (y == nullptr) return invalid_value("y", "y must not be null");
+  if (i < 0 || i >= n) return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
   energy_with_keys(keys_double(h, i + 1), h, i, y, out);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemAttentionT<S>::energy_trace(const S* h, int n, double* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
+Status CemAttentionT<S>::energy_trace(const S* h, int n, double* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
   Trajectory tr;
   run_forward(h, n, tr);
   const std::vector<double> keys = keys_double(h, n);
@@ -322,12 +322,12 @@ std::string CemAttentionT<S>::energy_trace(const S* h, int n, double* out) const
       out[std::size_t(i) * (steps + 1) + t] = energy_with_keys(keys, h, i, y);
     }
   }
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemAttentionT<S>::attention_entropy(const S* h, int n, double* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
+Status CemAttentionT<S>::attention_entropy(const S* h, int n, double* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
   Trajectory tr;
   run_forward(h, n, tr);
   const int steps = config_.steps;
@@ -348,31 +348,31 @@ std::string CemAttentionT<S>::attention_entropy(const S* h, int n, double* out) 
       }
     }
   }
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemAttentionT<S>::trajectory(const S* h, int n, S* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
-  if (std::string e = cem_check_trajectory(n, config_.d, config_.steps); !e.empty()) return e;
+Status CemAttentionT<S>::trajectory(const S* h, int n, S* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
+  if (Status e = cem_check_trajectory(n, config_.d, config_.steps); !e.ok()) return e;
   Trajectory tr;
   run_forward(h, n, tr);
   std::copy(tr.ys.begin(), tr.ys.end(), out);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemAttentionT<S>::precond_min_eigenvalue(double* out) const {
+Status CemAttentionT<S>::precond_min_eigenvalue(double* out) const {
   return cem_precond_min_eigenvalue_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template <class S>
-std::string CemAttentionT<S>::precond_dense(double* out) const {
+Status CemAttentionT<S>::precond_dense(double* out) const {
   return cem_precond_dense_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template <class S>
-std::string CemAttentionT<S>::precond_spectrum(double* out) const {
+Status CemAttentionT<S>::precond_spectrum(double* out) const {
   return cem_precond_spectrum_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 

@@ -92,8 +92,8 @@ void CemAttentionT<S>::step_backward(const S* h, const S* y, int n, Trajectory& 
 }
 
 template <class S>
-std::string CemAttentionT<S>::backward(const S* h, int n, const S* grad_out, S* grad_h, bool accumulate) {
-  if (std::string e = check(n, h, grad_out); !e.empty()) return e;
+Status CemAttentionT<S>::backward(const S* h, int n, const S* grad_out, S* grad_h, bool accumulate) {
+  if (Status e = check(n, h, grad_out); !e.ok()) return e;
   if (!accumulate) zero_grad();
   const int d = config_.d, steps = config_.steps;
   const std::size_t nd = std::size_t(n) * d;
@@ -132,14 +132,14 @@ std::string CemAttentionT<S>::backward(const S* h, int n, const S* grad_out, S* 
     mm_nn(dkeys, params_.wk.data() + off, dh.data(), n, dh_, d, true);  // dh += dK W_K
   }
   if (grad_h != nullptr) std::copy(dh.begin(), dh.end(), grad_h);
-  return "";
+  return {};
 }
 
 template void CemAttentionT<float>::step_backward(const float*, const float*, int, Trajectory&, const float*, float*,
                                                   float*);
 template void CemAttentionT<double>::step_backward(const double*, const double*, int, Trajectory&, const double*,
                                                    double*, double*);
-template std::string CemAttentionT<float>::backward(const float*, int, const float*, float*, bool);
-template std::string CemAttentionT<double>::backward(const double*, int, const double*, double*, bool);
+template Status CemAttentionT<float>::backward(const float*, int, const float*, float*, bool);
+template Status CemAttentionT<double>::backward(const double*, int, const double*, double*, bool);
 
 }  // namespace gatelab

@@ -13,15 +13,15 @@ namespace gatelab {
 
 using namespace cem_detail;
 
-std::string validate(const CemMlpConfig& c) {
-  if (std::string e = cem_validate_gated_mlp(c.d, c.hidden, c.activation); !e.empty()) return e;
-  if (std::string e = cem_validate_descent(c.steps, c.eta); !e.empty()) return e;
+Status validate(const CemMlpConfig& c) {
+  if (Status e = cem_validate_gated_mlp(c.d, c.hidden, c.activation); !e.ok()) return e;
+  if (Status e = cem_validate_descent(c.steps, c.eta); !e.ok()) return e;
   return cem_precond_validate(c.precond, c.precond_rank, c.d);
 }
 
 template <class S>
 CemMlpT<S>::CemMlpT(const CemMlpConfig& config) : config_(config), error_(validate(config)) {
-  if (!error_.empty()) return;
+  if (!error_.ok()) return;
   const std::size_t d = config.d, m = config.hidden;
   Pcg32 rng(config.seed);
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
@@ -42,11 +42,11 @@ S CemMlpT<S>::step_size() const {
 }
 
 template <class S>
-std::string CemMlpT<S>::set_steps(int steps) {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_validate_descent(steps, config_.eta); !e.empty()) return e;
+Status CemMlpT<S>::set_steps(int steps) {
+  if (!error_.ok()) return error_;
+  if (Status e = cem_validate_descent(steps, config_.eta); !e.ok()) return e;
   config_.steps = steps;
-  return "";
+  return {};
 }
 
 template <class S>
@@ -60,7 +60,7 @@ void CemMlpT<S>::zero_grad() {
 template <class S>
 std::vector<ParamView<S>> CemMlpT<S>::parameters() {
   std::vector<ParamView<S>> out;
-  if (!error_.empty()) return out;
+  if (!error_.ok()) return out;
   out.push_back({"w", params_.w.data(), grads_.w.data(), params_.w.size(), config_.hidden, config_.d});
   out.push_back({"u", params_.u.data(), grads_.u.data(), params_.u.size(), config_.hidden, config_.d});
   cem_precond_views(config_.precond, params_.precond, grads_.precond, "precond.", out);
@@ -74,23 +74,23 @@ std::size_t CemMlpT<S>::parameter_count() const {
 }
 
 template <class S>
-std::string CemMlpT<S>::check(int n, const void* in, const void* out) const {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_check_call(n, in, out); !e.empty()) return e;
+Status CemMlpT<S>::check(int n, const void* in, const void* out) const {
+  if (!error_.ok()) return error_;
+  if (Status e = cem_check_call(n, in, out); !e.ok()) return e;
   if (std::size_t(n) * config_.hidden > cem_max_tensor_floats) {
-    return "n·hidden must be at most " + std::to_string(cem_max_tensor_floats) + " (n = " + std::to_string(n) +
-           ", hidden = " + std::to_string(config_.hidden) + ")";
+    return out_of_range("", "n·hidden must be at most " + std::to_string(cem_max_tensor_floats) + " (n = " + std::to_string(n) +
+           ", hidden = " + std::to_string(config_.hidden) + ")");
   }
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemMlpT<S>::check_energy() const {
+Status CemMlpT<S>::check_energy() const {
   if (!has_antiderivative(config_.activation.kind)) {
-    return std::string("energy needs an activation with a closed-form antiderivative; ") +
-           activation_name(config_.activation.kind) + " has none";
+    return unsupported("activation", std::string("energy needs an activation with a closed-form antiderivative; '") +
+           activation_name(config_.activation.kind) + "' has none");
   }
-  return "";
+  return {};
 }
 
 // Shared by forward and backward: z = y Wᵀ, phi = φ(z), gm = phi ⊙ gate, g = gm W.
@@ -124,13 +124,13 @@ void CemMlpT<S>::run_forward(const S* h, int n, std::vector<S>& ys, std::vector<
 }
 
 template <class S>
-std::string CemMlpT<S>::forward(const S* h, int n, S* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
+Status CemMlpT<S>::forward(const S* h, int n, S* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
   std::vector<S> ys, gate;
   run_forward(h, n, ys, gate);
   const std::size_t nd = std::size_t(n) * config_.d;
   std::copy(ys.end() - nd, ys.end(), out);
-  return "";
+  return {};
 }
 
 template <class S>
@@ -161,20 +161,20 @@ static std::vector<double> gate_double(const CemMlpT<S>& layer, const S* h, int 
 }
 
 template <class S>
-std::string CemMlpT<S>::energy(const S* h, int n, int i, const S* y, double* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
-  if (std::string e = check_energy(); !e.empty()) return e;
-  if (y == nullptr) return "y must not be null";
-  if (i < 0 || i >= n) return "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")";
+Status CemMlpT<S>::energy(const S* h, int n, int i, const S* y, double* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
+  if (Status e = check_energy(); !e.ok()) return e;
+  if (y == nullptr) return invalid_value("y", "y must not be null");
+  if (i < 0 || i >= n) return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
   *out = energy_of(gate_double(*this, h, i).data(), y);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemMlpT<S>::energy_gradient(const S* h, int n, int i, const S* y, double* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
-  if (y == nullptr) return "y must not be null";
-  if (i < 0 || i >= n) return "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")";
+Status CemMlpT<S>::energy_gradient(const S* h, int n, int i, const S* y, double* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
+  if (y == nullptr) return invalid_value("y", "y must not be null");
+  if (i < 0 || i >= n) return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
   const int d = config_.d, m = config_.hidden;
   const std::vector<double> gate = gate_double(*this, h, i);
   std::fill(out, out + d, 0.0);
@@ -185,13 +185,13 @@ std::string CemMlpT<S>::energy_gradient(const S* h, int n, int i, const S* y, do
     const double phi = activation_value(config_.activation, static_cast<float>(z));
     for (int c = 0; c < d; ++c) out[c] -= gate[k] * phi * static_cast<double>(w[c]);
   }
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemMlpT<S>::energy_trace(const S* h, int n, double* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
-  if (std::string e = check_energy(); !e.empty()) return e;
+Status CemMlpT<S>::energy_trace(const S* h, int n, double* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
+  if (Status e = check_energy(); !e.ok()) return e;
   std::vector<S> ys, gate;
   run_forward(h, n, ys, gate);
   const int steps = config_.steps, d = config_.d;
@@ -201,37 +201,37 @@ std::string CemMlpT<S>::energy_trace(const S* h, int n, double* out) const {
       out[std::size_t(i) * (steps + 1) + t] = energy_of(g.data(), ys.data() + (std::size_t(t) * n + i) * d);
     }
   }
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemMlpT<S>::trajectory(const S* h, int n, S* out) const {
-  if (std::string e = check(n, h, out); !e.empty()) return e;
-  if (std::string e = cem_check_trajectory(n, config_.d, config_.steps); !e.empty()) return e;
+Status CemMlpT<S>::trajectory(const S* h, int n, S* out) const {
+  if (Status e = check(n, h, out); !e.ok()) return e;
+  if (Status e = cem_check_trajectory(n, config_.d, config_.steps); !e.ok()) return e;
   std::vector<S> ys, gate;
   run_forward(h, n, ys, gate);
   std::copy(ys.begin(), ys.end(), out);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemMlpT<S>::precond_spectrum(double* out) const {
+Status CemMlpT<S>::precond_spectrum(double* out) const {
   return cem_precond_spectrum_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template <class S>
-std::string CemMlpT<S>::precond_min_eigenvalue(double* out) const {
+Status CemMlpT<S>::precond_min_eigenvalue(double* out) const {
   return cem_precond_min_eigenvalue_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template <class S>
-std::string CemMlpT<S>::precond_dense(double* out) const {
+Status CemMlpT<S>::precond_dense(double* out) const {
   return cem_precond_dense_checked(error_, config_.precond, params_.precond, config_.d, out);
 }
 
 template <class S>
-std::string CemMlpT<S>::backward(const S* h, int n, const S* grad_out, S* grad_h, bool accumulate) {
-  if (std::string e = check(n, h, grad_out); !e.empty()) return e;
+Status CemMlpT<S>::backward(const S* h, int n, const S* grad_out, S* grad_h, bool accumulate) {
+  if (Status e = check(n, h, grad_out); !e.ok()) return e;
   if (!accumulate) zero_grad();
   const int d = config_.d, m = config_.hidden, steps = config_.steps;
   const std::size_t nd = std::size_t(n) * d, nm = std::size_t(n) * m;
@@ -269,7 +269,7 @@ std::string CemMlpT<S>::backward(const S* h, int n, const S* grad_out, S* grad_h
   mm_tn(dgate.data(), h, grads_.u.data(), m, n, d, true);  // dU += dAᵀ h
   mm_nn(dgate.data(), params_.u.data(), dy.data(), n, m, d, true);  // dh = dy⁰ + dA U
   if (grad_h != nullptr) std::copy(dy.begin(), dy.end(), grad_h);
-  return "";
+  return {};
 }
 
 template class CemMlpT<float>;

@@ -12,14 +12,14 @@
 
 namespace gatelab {
 
-std::string cem_precond_validate(CemPrecond kind, int rank, int d) {
+Status cem_precond_validate(CemPrecond kind, int rank, int d) {
   const int pre = static_cast<int>(kind);
-  if (pre < 0 || pre > 2) return "precond must be none, paper or psd";
+  if (pre < 0 || pre > 2) return invalid_value("precond", "precond must be none, paper or psd");
   if (rank < 0 || rank > std::min(d, cem_max_rank)) {
-    return "precond_rank must be in 0…min(d, " + std::to_string(cem_max_rank) + ") (precond_rank = " +
-           std::to_string(rank) + ", d = " + std::to_string(d) + ")";
+    return out_of_range("precond_rank", "precond_rank must be in 0…min(d, " + std::to_string(cem_max_rank) + ") (precond_rank = " +
+           std::to_string(rank) + ", d = " + std::to_string(d) + ")");
   }
-  return "";
+  return {};
 }
 
 template <class S>
@@ -137,38 +137,38 @@ double cem_precond_min_eigenvalue(CemPrecond kind, const CemPrecondParamsT<S>& p
 }
 
 template <class S>
-std::string cem_precond_min_eigenvalue_checked(const std::string& layer_error, CemPrecond kind,
+Status cem_precond_min_eigenvalue_checked(const Status& layer_error, CemPrecond kind,
                                                const CemPrecondParamsT<S>& params, int d, double* out) {
-  if (!layer_error.empty()) return layer_error;
-  if (out == nullptr) return "output pointer must not be null";
+  if (!layer_error.ok()) return layer_error;
+  if (out == nullptr) return invalid_value("", "output pointer must not be null");
   *out = cem_precond_min_eigenvalue(kind, params, d);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string cem_precond_dense_checked(const std::string& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
+Status cem_precond_dense_checked(const Status& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
                                       int d, double* out) {
-  if (!layer_error.empty()) return layer_error;
-  if (out == nullptr) return "output pointer must not be null";
+  if (!layer_error.ok()) return layer_error;
+  if (out == nullptr) return invalid_value("", "output pointer must not be null");
   cem_precond_dense(kind, params, d, out);
-  return "";
+  return {};
 }
 
 static_assert(cem_max_spectrum_dim <= max_eigen_dim);
 
 template <class S>
-std::string cem_precond_spectrum_checked(const std::string& layer_error, CemPrecond kind,
+Status cem_precond_spectrum_checked(const Status& layer_error, CemPrecond kind,
                                          const CemPrecondParamsT<S>& params, int d, double* out) {
   if (d > cem_max_spectrum_dim) {
-    return "the spectrum needs d ≤ " + std::to_string(cem_max_spectrum_dim) + " (d = " + std::to_string(d) + ")";
+    return unsupported("", "the spectrum needs d ≤ " + std::to_string(cem_max_spectrum_dim) + " (d = " + std::to_string(d) + ")");
   }
-  if (!layer_error.empty()) return layer_error;
-  if (out == nullptr) return "output pointer must not be null";
+  if (!layer_error.ok()) return layer_error;
+  if (out == nullptr) return invalid_value("", "output pointer must not be null");
   std::vector<double> p(std::size_t(d) * d);
   cem_precond_dense(kind, params, d, p.data());
   const std::vector<double> values = symmetric_eigenvalues(p.data(), d, EigenOrder::descending);
   std::copy(values.rbegin(), values.rend(), out);
-  return "";
+  return {};
 }
 
 template <class S>
@@ -198,11 +198,11 @@ void cem_precond_views(CemPrecond kind, CemPrecondParamsT<S>& params, CemPrecond
                                         S*, CemPrecondParamsT<S>&);                                            \
   template void cem_precond_dense<S>(CemPrecond, const CemPrecondParamsT<S>&, int, double*);                    \
   template double cem_precond_min_eigenvalue<S>(CemPrecond, const CemPrecondParamsT<S>&, int);                 \
-  template std::string cem_precond_min_eigenvalue_checked<S>(const std::string&, CemPrecond,                  \
+  template Status cem_precond_min_eigenvalue_checked<S>(const Status&, CemPrecond,                  \
                                                              const CemPrecondParamsT<S>&, int, double*);      \
-  template std::string cem_precond_dense_checked<S>(const std::string&, CemPrecond, const CemPrecondParamsT<S>&, \
+  template Status cem_precond_dense_checked<S>(const Status&, CemPrecond, const CemPrecondParamsT<S>&, \
                                                     int, double*);                                             \
-  template std::string cem_precond_spectrum_checked<S>(const std::string&, CemPrecond,                        \
+  template Status cem_precond_spectrum_checked<S>(const Status&, CemPrecond,                        \
                                                        const CemPrecondParamsT<S>&, int, double*);            \
   template void cem_precond_zero_grad<S>(CemPrecondParamsT<S>&);                                               \
   template void cem_precond_views<S>(CemPrecond, CemPrecondParamsT<S>&, CemPrecondParamsT<S>&,                  \

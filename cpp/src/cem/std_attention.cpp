@@ -63,12 +63,12 @@ void from_heads(const S* in, int rows, int heads, int dh, S* out) {
 
 }  // namespace
 
-std::string validate(const CemStdAttentionConfig& c) {
-  if (std::string e = cem_validate_heads(c.d, c.heads); !e.empty()) return e;
+Status validate(const CemStdAttentionConfig& c) {
+  if (Status e = cem_validate_heads(c.d, c.heads); !e.ok()) return e;
   if (!(c.beta >= 0.0f && c.beta <= cem_max_beta)) {
-    return "beta must be 0 (auto) or in (0, " + std::to_string(cem_max_beta) + "] (beta = " + std::to_string(c.beta) + ")";
+    return out_of_range("beta", "beta must be 0 (auto) or in (0, " + std::to_string(cem_max_beta) + "] (beta = " + std::to_string(c.beta) + ")");
   }
-  return "";
+  return {};
 }
 
 template <class S>
@@ -79,7 +79,7 @@ static void fill_normal(xt::xtensor<S, 2>& t, std::size_t rows, std::size_t cols
 
 template <class S>
 CemStdAttentionT<S>::CemStdAttentionT(const CemStdAttentionConfig& config) : config_(config), error_(validate(config)) {
-  if (!error_.empty()) return;
+  if (!error_.ok()) return;
   const std::size_t d = config.d;
   dh_ = config.d / config.heads;
   beta_ = static_cast<S>(config.beta > 0.0f ? double(config.beta) : 1.0 / std::sqrt(double(dh_)));
@@ -96,7 +96,7 @@ void CemStdAttentionT<S>::zero_grad() {
 
 template <class S>
 std::vector<ParamView<S>> CemStdAttentionT<S>::parameters() {
-  if (!error_.empty()) return {};
+  if (!error_.ok()) return {};
   const int d = config_.d;
   const std::size_t size = std::size_t(d) * d;
   return {{"wq", params_.wq.data(), grads_.wq.data(), size, d, d},
@@ -107,7 +107,7 @@ std::vector<ParamView<S>> CemStdAttentionT<S>::parameters() {
 
 template <class S>
 std::size_t CemStdAttentionT<S>::parameter_count() const {
-  return error_.empty() ? 4 * std::size_t(config_.d) * config_.d : 0;
+  return error_.ok() ? 4 * std::size_t(config_.d) * config_.d : 0;
 }
 
 // Fills the cache for x and writes out = concat_h(α_h V_h) W_Oᵀ (out may be null: cache only).
@@ -198,42 +198,42 @@ void CemStdAttentionT<S>::backward_from(Cache& c, const S* x, const S* grad_out,
 }
 
 template <class S>
-std::string CemStdAttentionT<S>::forward(const S* x, int n, S* out) const {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_check_call(n, x, out); !e.empty()) return e;
+Status CemStdAttentionT<S>::forward(const S* x, int n, S* out) const {
+  if (!error_.ok()) return error_;
+  if (Status e = cem_check_call(n, x, out); !e.ok()) return e;
   Cache cache;
   forward_into(cache, x, n, 1, out);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemStdAttentionT<S>::backward(const S* x, int n, const S* grad_out, S* grad_x, bool accumulate) {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_check_call(n, x, grad_out); !e.empty()) return e;
+Status CemStdAttentionT<S>::backward(const S* x, int n, const S* grad_out, S* grad_x, bool accumulate) {
+  if (!error_.ok()) return error_;
+  if (Status e = cem_check_call(n, x, grad_out); !e.ok()) return e;
   if (!accumulate) zero_grad();
   Cache cache;
   forward_into(cache, x, n, 1, nullptr);
   backward_from(cache, x, grad_out, grad_x);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemStdAttentionT<S>::forward_sequences(const S* x, int n, int sequences, S* out) {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_check_call(n, x, out); !e.empty()) return e;
-  if (sequences < 1) return "sequences must be at least 1";
+Status CemStdAttentionT<S>::forward_sequences(const S* x, int n, int sequences, S* out) {
+  if (!error_.ok()) return error_;
+  if (Status e = cem_check_call(n, x, out); !e.ok()) return e;
+  if (sequences < 1) return invalid_value("sequences", "sequences must be at least 1");
   forward_into(cache_, x, n, sequences, out);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemStdAttentionT<S>::backward_sequences(const S* x, int n, int sequences, const S* grad_out, S* grad_x) {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_check_call(n, x, grad_out); !e.empty()) return e;
-  if (sequences < 1) return "sequences must be at least 1";
+Status CemStdAttentionT<S>::backward_sequences(const S* x, int n, int sequences, const S* grad_out, S* grad_x) {
+  if (!error_.ok()) return error_;
+  if (Status e = cem_check_call(n, x, grad_out); !e.ok()) return e;
+  if (sequences < 1) return invalid_value("sequences", "sequences must be at least 1");
   if (cache_.x != x || cache_.n != n || cache_.sequences != sequences) forward_into(cache_, x, n, sequences, nullptr);
   backward_from(cache_, x, grad_out, grad_x);
-  return "";
+  return {};
 }
 
 template class CemStdAttentionT<float>;

@@ -8,22 +8,22 @@
 
 namespace gatelab {
 
-std::string attention_tie_problem(const CemAttention& a) {
-  if (!a.error().empty()) return a.error();
+Status attention_tie_problem(const CemAttention& a) {
+  if (!a.error().ok()) return a.error();
   const auto& c = a.config();
   if (c.steps != 1) {
-    return "only one step (steps = 1) is one standard attention layer (steps = " + std::to_string(c.steps) + ")";
+    return unsupported("", "only one step (steps = 1) is one standard attention layer (steps = " + std::to_string(c.steps) + ")");
   }
-  if (c.diagonal != CemDiagonal::none) return "a diagonal term has no standard-attention counterpart (diagonal must be 'none')";
-  if (c.precond != CemPrecond::none) return "a preconditioner has no standard-attention counterpart (precond must be 'none')";
+  if (c.diagonal != CemDiagonal::none) return unsupported("", "a diagonal term has no standard-attention counterpart (diagonal must be 'none')");
+  if (c.precond != CemPrecond::none) return unsupported("", "a preconditioner has no standard-attention counterpart (precond must be 'none')");
   return {};
 }
 
-std::string mlp_tie_problem(const CemMlp& m) {
-  if (!m.error().empty()) return m.error();
+Status mlp_tie_problem(const CemMlp& m) {
+  if (!m.error().ok()) return m.error();
   const auto& c = m.config();
-  if (c.steps != 1) return "only one step (steps = 1) is one gated MLP (steps = " + std::to_string(c.steps) + ")";
-  if (c.precond != CemPrecond::none) return "a preconditioner has no gated-MLP counterpart (precond must be 'none')";
+  if (c.steps != 1) return unsupported("", "only one step (steps = 1) is one gated MLP (steps = " + std::to_string(c.steps) + ")");
+  if (c.precond != CemPrecond::none) return unsupported("", "a preconditioner has no gated-MLP counterpart (precond must be 'none')");
   return {};
 }
 
@@ -58,8 +58,8 @@ Layer standard_mlp(int d, int hidden, ActivationSpec activation, std::uint64_t s
   return layer;
 }
 
-std::string validate_standard_mlp(int d, int hidden, ActivationSpec activation) {
-  if (std::string e = cem_validate_gated_mlp(d, hidden, activation); !e.empty()) return e;
+Status validate_standard_mlp(int d, int hidden, ActivationSpec activation) {
+  if (Status e = cem_validate_gated_mlp(d, hidden, activation); !e.ok()) return e;
   return validate(standard_mlp_config(d, hidden, activation, 0));
 }
 

@@ -111,30 +111,30 @@ void cem_init_mlp_slot(LayerT<S>& layer) {
 template void cem_init_mlp_slot<float>(LayerT<float>&);
 template void cem_init_mlp_slot<double>(LayerT<double>&);
 
-std::string validate(const CemTransformerConfig& c) {
+Status validate(const CemTransformerConfig& c) {
   const int family = static_cast<int>(c.family);
-  if (family < 0 || family > 1) return "family must be cem or standard";
-  if (c.d_in < 1 || c.d_in > cem_max_io) return "d_in must be in 1…" + std::to_string(cem_max_io) + " (d_in = " + std::to_string(c.d_in) + ")";
+  if (family < 0 || family > 1) return invalid_value("family", "family must be cem or standard");
+  if (c.d_in < 1 || c.d_in > cem_max_io) return out_of_range("d_in", "d_in must be in 1…" + std::to_string(cem_max_io) + " (d_in = " + std::to_string(c.d_in) + ")");
   if (c.d_out < 1 || c.d_out > cem_max_io) {
-    return "d_out must be in 1…" + std::to_string(cem_max_io) + " (d_out = " + std::to_string(c.d_out) + ")";
+    return out_of_range("d_out", "d_out must be in 1…" + std::to_string(cem_max_io) + " (d_out = " + std::to_string(c.d_out) + ")");
   }
   if (c.layers < 1 || c.layers > cem_max_layers) {
-    return "layers must be in 1…" + std::to_string(cem_max_layers) + " (layers = " + std::to_string(c.layers) + ")";
+    return out_of_range("layers", "layers must be in 1…" + std::to_string(cem_max_layers) + " (layers = " + std::to_string(c.layers) + ")");
   }
-  if (!(c.norm_eps > 0.0f && c.norm_eps <= 1.0f)) return "norm_eps must be in (0, 1] (norm_eps = " + std::to_string(c.norm_eps) + ")";
+  if (!(c.norm_eps > 0.0f && c.norm_eps <= 1.0f)) return out_of_range("norm_eps", "norm_eps must be in (0, 1] (norm_eps = " + std::to_string(c.norm_eps) + ")");
   if (c.family == CemFamily::cem) {
-    if (std::string e = validate(cem_block_attention_config(c, 0)); !e.empty()) return "attention: " + e;
-    if (std::string e = validate(cem_block_mlp_config(c, 0)); !e.empty()) return "mlp: " + e;
+    if (Status e = validate(cem_block_attention_config(c, 0)); !e.ok()) return e.within("attention");
+    if (Status e = validate(cem_block_mlp_config(c, 0)); !e.ok()) return e.within("mlp");
   } else {
-    if (std::string e = validate(cem_block_std_attention_config(c, 0)); !e.empty()) return "attention: " + e;
-    if (std::string e = validate(cem_block_std_mlp_config(c, 0)); !e.empty()) return "mlp: " + e;
+    if (Status e = validate(cem_block_std_attention_config(c, 0)); !e.ok()) return e.within("attention");
+    if (Status e = validate(cem_block_std_mlp_config(c, 0)); !e.ok()) return e.within("mlp");
   }
-  return "";
+  return {};
 }
 
 template <class S>
 CemTransformerT<S>::CemTransformerT(const CemTransformerConfig& config) : config_(config), error_(validate(config)) {
-  if (!error_.empty()) return;
+  if (!error_.ok()) return;
   const std::size_t d = config.d, d_in = config.d_in, d_out = config.d_out, layers = config.layers;
   Pcg32 rng(config.seed);
   w_in_ = xt::xtensor<S, 2>::from_shape({d, d_in});
@@ -160,7 +160,7 @@ CemTransformerT<S>::CemTransformerT(const CemTransformerConfig& config) : config
 template <class S>
 std::vector<ParamView<S>> CemTransformerT<S>::parameters() {
   std::vector<ParamView<S>> out;
-  if (!error_.empty()) return out;
+  if (!error_.ok()) return out;
   const int d = config_.d;
   auto gain = [&](int row, const std::string& name) {  // norm gains are never weight-decayed
     out.push_back({name, gains_.data() + std::size_t(row) * d, grad_gains_.data() + std::size_t(row) * d,
@@ -195,84 +195,84 @@ void CemTransformerT<S>::zero_grad() {
 
 // Attention mixes the tokens of one sequence: it runs sequence by sequence (n tokens each).
 template <class S>
-std::string CemTransformerT<S>::attention_forward(int l, const S* in, int n, S* out) {
+Status CemTransformerT<S>::attention_forward(int l, const S* in, int n, S* out) {
   if (config_.family == CemFamily::standard) return std_attn_[l].forward_sequences(in, n, cached_sequences_, out);
   const std::size_t stride = std::size_t(n) * config_.d;
   for (int b = 0; b < cached_sequences_; ++b) {
     const S* x = in + b * stride;
     S* y = out + b * stride;
-    if (std::string e = cem_attn_[l].forward(x, n, y); !e.empty()) return e;
+    if (Status e = cem_attn_[l].forward(x, n, y); !e.ok()) return e;
   }
-  return "";
+  return {};
 }
 
 // The MLPs act on each token alone: one call over all rows of all sequences.
 template <class S>
-std::string CemTransformerT<S>::mlp_forward(int l, const S* in, int rows, S* out) {
+Status CemTransformerT<S>::mlp_forward(int l, const S* in, int rows, S* out) {
   if (config_.family == CemFamily::cem) return cem_mlp_[l].forward(in, rows, out);
   std_mlp_[l].forward_keep(in, rows, out);  // backward reads its hidden layer
-  return "";
+  return {};
 }
 
 // Gradients accumulate sequence after sequence, in the order one long pass would add them.
 template <class S>
-std::string CemTransformerT<S>::attention_backward(int l, const S* in, int n, const S* dout, S* din) {
+Status CemTransformerT<S>::attention_backward(int l, const S* in, int n, const S* dout, S* din) {
   if (config_.family == CemFamily::standard) return std_attn_[l].backward_sequences(in, n, cached_sequences_, dout, din);
   const std::size_t stride = std::size_t(n) * config_.d;
   for (int b = 0; b < cached_sequences_; ++b) {
     const S *x = in + b * stride, *g = dout + b * stride;
     S* dx = din + b * stride;
-    if (std::string e = cem_attn_[l].backward(x, n, g, dx, true); !e.empty()) return e;
+    if (Status e = cem_attn_[l].backward(x, n, g, dx, true); !e.ok()) return e;
   }
-  return "";
+  return {};
 }
 
 // The CEM MLP's T steps each add to dW, step by step: sequence by sequence keeps the order of
 // one call per sequence. The paper-A layer's sums run row by row, so all rows go at once.
 template <class S>
-std::string CemTransformerT<S>::mlp_backward(int l, const S* in, int rows, const S* dout, S* din) {
+Status CemTransformerT<S>::mlp_backward(int l, const S* in, int rows, const S* dout, S* din) {
   if (config_.family == CemFamily::standard) {
     std_mlp_[l].backward_kept(in, rows, dout, din, /*accumulate=*/true);
-    return "";
+    return {};
   }
   const int n = rows / cached_sequences_;
   const std::size_t stride = std::size_t(n) * config_.d;
   for (int b = 0; b < cached_sequences_; ++b) {
-    if (std::string e = cem_mlp_[l].backward(in + b * stride, n, dout + b * stride, din + b * stride, true); !e.empty()) {
+    if (Status e = cem_mlp_[l].backward(in + b * stride, n, dout + b * stride, din + b * stride, true); !e.ok()) {
       return e;
     }
   }
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemTransformerT<S>::prepare_forward(int n, int sequences) {
+Status CemTransformerT<S>::prepare_forward(int n, int sequences) {
   if (sequences < 1 || sequences > cem_max_rows) {
-    return "sequences must be in 1…" + std::to_string(cem_max_rows) + " (sequences = " + std::to_string(sequences) + ")";
+    return out_of_range("sequences", "sequences must be in 1…" + std::to_string(cem_max_rows) + " (sequences = " + std::to_string(sequences) + ")");
   }
   const int d = config_.d, layers = config_.layers;
   const std::size_t rows = std::size_t(n) * sequences, nd = rows * d, slots = 4 * std::size_t(layers) + 2;
   if (nd * slots > cem_max_tensor_floats || rows * std::max(config_.d_in, config_.d_out) > cem_max_tensor_floats) {
-    return "n·sequences·d·(4·layers + 2) must be at most " + std::to_string(cem_max_tensor_floats) +
-           " (n = " + std::to_string(n) + ", sequences = " + std::to_string(sequences) + ")";
+    return out_of_range("", "n·sequences·d·(4·layers + 2) must be at most " + std::to_string(cem_max_tensor_floats) +
+           " (n = " + std::to_string(n) + ", sequences = " + std::to_string(sequences) + ")");
   }
   if (!std_mlp_.empty() && rows > std::size_t(std_mlp_.front().max_rows())) {
-    return "n·sequences must be at most " + std::to_string(std_mlp_.front().max_rows()) + " for this MLP width (" +
-           std::to_string(rows) + ")";
+    return out_of_range("", "n·sequences must be at most " + std::to_string(std_mlp_.front().max_rows()) + " for this MLP width (" +
+           std::to_string(rows) + ")");
   }
   cached_n_ = 0;
   cached_sequences_ = sequences;
   // Every slot and 1/rms row is written before it is read: no need to clear them.
   if (acts_.size() < slots * nd) acts_.resize(slots * nd);
   if (inv_rms_.size() < (2 * std::size_t(layers) + 1) * rows) inv_rms_.resize((2 * std::size_t(layers) + 1) * rows);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemTransformerT<S>::forward(const S* x, int n, S* out, int sequences) {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_check_call(n, x, out); !e.empty()) return e;
-  if (std::string e = prepare_forward(n, sequences); !e.empty()) return e;
+Status CemTransformerT<S>::forward(const S* x, int n, S* out, int sequences) {
+  if (!error_.ok()) return error_;
+  if (Status e = cem_check_call(n, x, out); !e.ok()) return e;
+  if (Status e = prepare_forward(n, sequences); !e.ok()) return e;
   const std::size_t rows = std::size_t(n) * sequences;
   tokens_.clear();
   x_.assign(x, x + rows * config_.d_in);
@@ -281,14 +281,14 @@ std::string CemTransformerT<S>::forward(const S* x, int n, S* out, int sequences
 }
 
 template <class S>
-std::string CemTransformerT<S>::forward_tokens(const std::int32_t* tokens, int n, S* out, int sequences) {
-  if (!error_.empty()) return error_;
-  if (std::string e = cem_check_call(n, tokens, out); !e.empty()) return e;
-  if (std::string e = prepare_forward(n, sequences); !e.empty()) return e;
+Status CemTransformerT<S>::forward_tokens(const std::int32_t* tokens, int n, S* out, int sequences) {
+  if (!error_.ok()) return error_;
+  if (Status e = cem_check_call(n, tokens, out); !e.ok()) return e;
+  if (Status e = prepare_forward(n, sequences); !e.ok()) return e;
   const std::size_t rows = std::size_t(n) * sequences, d = config_.d, d_in = config_.d_in;
   for (std::size_t r = 0; r < rows; ++r) {
     if (tokens[r] < 0 || std::size_t(tokens[r]) >= d_in) {
-      return "tokens must be in 0…d_in−1 (tokens[" + std::to_string(r) + "] = " + std::to_string(tokens[r]) + ")";
+      return out_of_range("tokens", "tokens must be in 0…d_in−1 (tokens[" + std::to_string(r) + "] = " + std::to_string(tokens[r]) + ")");
     }
   }
   x_.clear();
@@ -302,7 +302,7 @@ std::string CemTransformerT<S>::forward_tokens(const std::int32_t* tokens, int n
 }
 
 template <class S>
-std::string CemTransformerT<S>::run_blocks(int tokens, S* out) {
+Status CemTransformerT<S>::run_blocks(int tokens, S* out) {
   const int d = config_.d, layers = config_.layers, n = tokens * cached_sequences_;  // n counts rows
   const std::size_t nd = std::size_t(n) * d;
   auto slot = [&](std::size_t s) { return acts_.data() + s * nd; };
@@ -314,24 +314,24 @@ std::string CemTransformerT<S>::run_blocks(int tokens, S* out) {
   for (int l = 0; l < layers; ++l) {
     S *h = slot(4 * l), *a1 = slot(4 * l + 1), *mid = slot(4 * l + 2), *a2 = slot(4 * l + 3), *next = slot(4 * l + 4);
     norm(2 * l, h, a1);
-    if (std::string e = attention_forward(l, a1, tokens, mid); !e.empty()) return e;
+    if (Status e = attention_forward(l, a1, tokens, mid); !e.ok()) return e;
     add_residual(mid, a1, h, nd, standard);
     norm(2 * l + 1, mid, a2);
-    if (std::string e = mlp_forward(l, a2, n, next); !e.empty()) return e;
+    if (Status e = mlp_forward(l, a2, n, next); !e.ok()) return e;
     add_residual(next, a2, mid, nd, standard);
   }
   norm(2 * layers, slot(4 * layers), slot(4 * layers + 1));
   mm_nt(slot(4 * layers + 1), w_out_.data(), out, n, d, config_.d_out);  // out = F W_outᵀ
   cached_n_ = n;
   cached_tokens_ = tokens;
-  return "";
+  return {};
 }
 
 template <class S>
-std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
-  if (!error_.empty()) return error_;
-  if (cached_n_ == 0) return "backward needs a successful forward first";
-  if (grad_out == nullptr) return "grad_out must not be null";
+Status CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
+  if (!error_.ok()) return error_;
+  if (cached_n_ == 0) return invalid_state("", "backward needs a successful forward first");
+  if (grad_out == nullptr) return invalid_value("grad_out", "grad_out must not be null");
   const int n = cached_n_, d = config_.d, layers = config_.layers;
   const std::size_t nd = std::size_t(n) * d;
   auto slot = [&](std::size_t s) { return acts_.data() + s * nd; };
@@ -339,7 +339,7 @@ std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
     cem_rmsnorm_backward(in, gains_.data() + std::size_t(row) * d, inv_rms_.data() + std::size_t(row) * n, dy, n, d, dx,
                          grad_gains_.data() + std::size_t(row) * d);
   };
-  if (grad_x != nullptr && !tokens_.empty()) return "a forward_tokens input has no dL/dx (grad_x must be null)";
+  if (grad_x != nullptr && !tokens_.empty()) return unsupported("", "a forward_tokens input has no dL/dx (grad_x must be null)");
   for (auto* b : {&dh_, &da_, &dmid_, &tmp_}) b->resize(nd);
   std::vector<S> &dh = dh_, &da = da_, &dmid = dmid_, &tmp = tmp_;
   mm_tn(grad_out, slot(4 * layers + 1), grad_w_out_.data(), config_.d_out, n, d, true);  // dW_out += doutᵀ F
@@ -349,11 +349,11 @@ std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
   for (int l = layers - 1; l >= 0; --l) {
     // dh holds dL/dH^{l+1}. H^{l+1} = H' + U(N') with U = mlp (standard) or mlp − identity
     // (cem), N' = RMSNorm(H'): dL/dN' = U'ᵀ dh, dL/dH' = dh + RMSNorm'ᵀ dL/dN'.
-    if (std::string e = mlp_backward(l, slot(4 * l + 3), n, dh.data(), da.data()); !e.empty()) return e;
+    if (Status e = mlp_backward(l, slot(4 * l + 3), n, dh.data(), da.data()); !e.ok()) return e;
     if (!standard) for (std::size_t i = 0; i < nd; ++i) da[i] -= dh[i];
     norm_back(2 * l + 1, slot(4 * l + 2), da.data(), dmid.data());
     for (std::size_t i = 0; i < nd; ++i) dmid[i] += dh[i];
-    if (std::string e = attention_backward(l, slot(4 * l + 1), cached_tokens_, dmid.data(), da.data()); !e.empty()) {
+    if (Status e = attention_backward(l, slot(4 * l + 1), cached_tokens_, dmid.data(), da.data()); !e.ok()) {
       return e;
     }
     if (!standard) for (std::size_t i = 0; i < nd; ++i) da[i] -= dmid[i];
@@ -367,11 +367,11 @@ std::string CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
       S* g = grad_w_in_.data() + tokens_[r];
       for (int j = 0; j < d; ++j) g[j * d_in] += dh[std::size_t(r) * d + j];
     }
-    return "";
+    return {};
   }
   mm_tn(dh.data(), x_.data(), grad_w_in_.data(), d, n, config_.d_in, true);  // dW_in += dHᵀ x
   if (grad_x != nullptr) mm_nn(dh.data(), w_in_.data(), grad_x, n, d, config_.d_in);
-  return "";
+  return {};
 }
 
 template <class S>
@@ -387,17 +387,18 @@ const S* CemTransformerT<S>::attention_input(int l) const {
 }
 
 template <class S>
-std::string CemTransformerT<S>::set_steps(int attn_steps, int mlp_steps) {
-  if (!error_.empty()) return error_;
-  if (config_.family != CemFamily::cem) return "set_steps needs the cem family (the standard blocks take no steps)";
+Status CemTransformerT<S>::set_steps(int attn_steps, int mlp_steps) {
+  if (!error_.ok()) return error_;
+  if (config_.family != CemFamily::cem) return unsupported("", "set_steps needs the cem family (the standard blocks take no steps)");
   for (int steps : {attn_steps, mlp_steps}) {
-    if (std::string e = cem_validate_descent(steps, 1.0f); !e.empty()) return e;
+    if (Status e = cem_validate_descent(steps, 1.0f); !e.ok()) return e;
   }
-  for (auto& a : cem_attn_) a.set_steps(attn_steps);
-  for (auto& m : cem_mlp_) m.set_steps(mlp_steps);
+  // Both counts passed cem_validate_descent above, so the per-layer setters cannot fail.
+  for (auto& a : cem_attn_) (void)a.set_steps(attn_steps);
+  for (auto& m : cem_mlp_) (void)m.set_steps(mlp_steps);
   config_.attn_steps = attn_steps;
   config_.mlp_steps = mlp_steps;
-  return "";
+  return {};
 }
 
 template <class S>

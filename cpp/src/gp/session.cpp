@@ -1,5 +1,6 @@
 // GpSession: one transformer learning in-context GP regression (see gp.hpp) — config
 // checks, the learning-rate schedule, the training step and the predictions.
+#include <algorithm>
 #include <cmath>
 
 #include "gatelab/gp/session.hpp"
@@ -7,29 +8,29 @@
 
 namespace gatelab {
 
-std::string gp_validate_steps_per_call(int steps) {
+Status gp_validate_steps_per_call(int steps) {
   if (steps < 1 || steps > gp_max_steps_per_call) {
-    return "n must be an integer from 1 to " + std::to_string(gp_max_steps_per_call);
+    return out_of_range("n", "n must be an integer from 1 to " + std::to_string(gp_max_steps_per_call));
   }
-  return "";
+  return {};
 }
 
-std::string validate(const GpTrainConfig& c, const GpModelSpec& spec) {
-  if (std::string e = validate(c.data); !e.empty()) return "data: " + e;
-  if (c.batch < 1 || c.batch > 1024) return "batch must be in 1…1024 (batch = " + std::to_string(c.batch) + ")";
-  if (!(c.lr > 0.0f && c.lr <= 1.0f)) return "lr must be in (0, 1]";
-  if (!(c.weight_decay >= 0.0f && c.weight_decay <= 1.0f)) return "weight_decay must be in [0, 1]";
-  if (!(c.clip_norm >= 0.0f && c.clip_norm <= 1e6f)) return "clip_norm must be in [0, 1e6]";
-  if (c.warmup < 0 || c.decay_steps < 0) return "warmup and decay_steps must not be negative";
+Status validate(const GpTrainConfig& c, const GpModelSpec& spec) {
+  if (Status e = validate(c.data); !e.ok()) return e.within("data");
+  if (c.batch < 1 || c.batch > 1024) return out_of_range("batch", "batch must be in 1…1024 (batch = " + std::to_string(c.batch) + ")");
+  if (!(c.lr > 0.0f && c.lr <= 1.0f)) return out_of_range("lr", "lr must be in (0, 1]");
+  if (!(c.weight_decay >= 0.0f && c.weight_decay <= 1.0f)) return out_of_range("weight_decay", "weight_decay must be in [0, 1]");
+  if (!(c.clip_norm >= 0.0f && c.clip_norm <= 1e6f)) return out_of_range("clip_norm", "clip_norm must be in [0, 1e6]");
+  if (c.warmup < 0 || c.decay_steps < 0) return invalid_value("", "warmup and decay_steps must not be negative");
   if (spec.steps < 1 || spec.steps > cem_max_steps) {
-    return "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(spec.steps) + ")";
+    return out_of_range("steps", "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(spec.steps) + ")");
   }
   if (spec.mlp_steps < 0 || spec.mlp_steps > cem_max_steps) {
-    return "mlp_steps must be 0 (as steps) or in 1…" + std::to_string(cem_max_steps) +
-           " (mlp_steps = " + std::to_string(spec.mlp_steps) + ")";
+    return out_of_range("mlp_steps", "mlp_steps must be 0 (as steps) or in 1…" + std::to_string(cem_max_steps) +
+           " (mlp_steps = " + std::to_string(spec.mlp_steps) + ")");
   }
   if (!(spec.eta >= 0.0f && spec.eta <= cem_max_eta)) {
-    return "eta must be 0 (the config's) or in (0, " + std::to_string(cem_max_eta) + "]";
+    return out_of_range("eta", "eta must be 0 (the config's) or in (0, " + std::to_string(cem_max_eta) + "]");
   }
   return validate(gp_model_config(c, spec));
 }
@@ -66,10 +67,10 @@ GpSession::GpSession(const GpTrainConfig& config, const GpModelSpec& spec)
     : config_(config), spec_(spec), error_(validate(config, spec)), model_(gp_model_config(config, spec)),
       optimizer_(gp_optimizer_options(config)), stream_(config.seed, 11u) {}
 
-std::string GpSession::train(int steps) {
-  if (!error_.empty()) return error_;
-  if (steps < 0 || steps > 1000000) return "steps must be in 0…1000000";
-  if (diverged_) return "training diverged at step " + std::to_string(steps_done());
+Status GpSession::train(int steps) {
+  if (!error_.ok()) return error_;
+  if (steps < 0 || steps > 1000000) return out_of_range("steps", "steps must be in 0…1000000");
+  if (diverged_) return invalid_state("", "training diverged at step " + std::to_string(steps_done()));
   const int n = config_.data.length, width = gp_token_width(config_.data), batch = config_.batch;
   tokens_.resize(std::size_t(n) * width);
   out_.resize(n);
@@ -82,80 +83,90 @@ std::string GpSession::train(int steps) {
       const GpSequence seq = gp_sample(config_.data, stream_);
       gp_tokens(config_.data, seq, tokens_.data());
       for (int t = 0; t < n; ++t) target_[t] = static_cast<float>(seq.y[t]);
-      if (std::string e = model_.forward(tokens_.data(), n, out_.data()); !e.empty()) return e;
+      if (Status e = model_.forward(tokens_.data(), n, out_.data()); !e.ok()) return e;
       double loss = 0;
-      if (std::string e = mse_loss(out_.data(), target_.data(), n, &loss, grad_.data()); !e.empty()) return e;
+      if (Status e = mse_loss(out_.data(), target_.data(), n, &loss, grad_.data()); !e.ok()) return e;
       total += loss / batch;
       for (auto& g : grad_) g /= static_cast<float>(batch);
-      if (std::string e = model_.backward(grad_.data(), nullptr); !e.empty()) return e;
+      if (Status e = model_.backward(grad_.data(), nullptr); !e.ok()) return e;
     }
     losses_.push_back(total);
     if (!std::isfinite(total)) {
       diverged_ = true;
-      return "";
+      return {};
     }
     optimizer_.set_learning_rate(gp_learning_rate(config_, steps_done() - 1));
-    if (std::string e = optimizer_.step(model_.parameters()); !e.empty()) return e;
+    if (Status e = optimizer_.step(model_.parameters()); !e.ok()) return e;
   }
-  return "";
+  return {};
 }
 
-std::string GpSession::set_eval_steps(int steps) {
-  if (!error_.empty()) return error_;
+Status GpSession::set_eval_steps(int steps) {
+  if (!error_.ok()) return error_;
   if (steps == 0) {
     eval_steps_ = 0;
-    return "";
+    return {};
   }
-  if (spec_.family != CemFamily::cem) return "eval_steps needs a cem model (the standard blocks take no steps)";
+  if (spec_.family != CemFamily::cem) return unsupported("", "eval_steps needs a cem model (the standard blocks take no steps)");
   if (steps < 0 || steps > cem_max_steps) {
-    return "eval_steps must be 0 (as trained) or in 1…" + std::to_string(cem_max_steps) + " (eval_steps = " +
-           std::to_string(steps) + ")";
+    return out_of_range("eval_steps", "eval_steps must be 0 (as trained) or in 1…" + std::to_string(cem_max_steps) + " (eval_steps = " +
+           std::to_string(steps) + ")");
   }
   eval_steps_ = steps;
-  return "";
+  return {};
 }
 
-std::string GpSession::step_sizes(float* out) {
-  if (!error_.empty()) return error_;
-  if (spec_.family != CemFamily::cem) return "step sizes need a cem model (the standard blocks take no steps)";
+Status GpSession::step_sizes(float* out) {
+  if (!error_.ok()) return error_;
+  if (spec_.family != CemFamily::cem) return unsupported("", "step sizes need a cem model (the standard blocks take no steps)");
   for (int l = 0; l < config_.layers; ++l) {
     out[2 * l] = model_.cem_attention(l)->step_size();
     out[2 * l + 1] = model_.cem_mlp(l)->step_size();
   }
-  return "";
+  return {};
 }
 
-std::string GpSession::forward_eval(int rows) {
+Status GpSession::forward_eval(int rows) {
   if (eval_steps_ == 0) return model_.forward(tokens_.data(), rows, out_.data());
   const int attn = model_.config().attn_steps, mlp = model_.config().mlp_steps;
-  if (std::string e = model_.set_steps(eval_steps_, eval_steps_); !e.empty()) return e;
-  std::string e = model_.forward(tokens_.data(), rows, out_.data());
-  model_.set_steps(attn, mlp);
+  if (Status e = model_.set_steps(eval_steps_, eval_steps_); !e.ok()) return e;
+  Status e = model_.forward(tokens_.data(), rows, out_.data());
+  (void)model_.set_steps(attn, mlp);  // restores counts the model accepted before, so it cannot fail
   return e;
 }
 
-std::string GpSession::predict(const GpSequence& seq, double* out) {
-  if (!error_.empty()) return error_;
+Status GpSession::copy_losses(int from, int count, double* out) const {
+  const int done = steps_done();
+  if (from < 0 || count < 0 || from > done || count > done - from) {
+    return out_of_range("", "the loss range [" + std::to_string(from) + ", " + std::to_string(from) + " + " +
+                                std::to_string(count) + ") is not within the " + std::to_string(done) + " steps done");
+  }
+  std::copy_n(losses_.begin() + from, count, out);
+  return {};
+}
+
+Status GpSession::predict(const GpSequence& seq, double* out) {
+  if (!error_.ok()) return error_;
   const int n = config_.data.length, width = gp_token_width(config_.data);
-  if (out == nullptr) return "out must not be null";
+  if (out == nullptr) return invalid_value("out", "out must not be null");
   if (int(seq.y.size()) != n || int(seq.x.size()) != n * config_.data.dx) {
-    return "the sequence must hold " + std::to_string(n) + " pairs of dx = " + std::to_string(config_.data.dx);
+    return out_of_range("", "the sequence must hold " + std::to_string(n) + " pairs of dx = " + std::to_string(config_.data.dx));
   }
   tokens_.resize(std::size_t(n) * width);
   out_.resize(n);
   gp_tokens(config_.data, seq, tokens_.data());
-  if (std::string e = forward_eval(n); !e.empty()) return e;
+  if (Status e = forward_eval(n); !e.ok()) return e;
   for (int t = 0; t < n; ++t) out[t] = out_[t];
-  return "";
+  return {};
 }
 
-std::string GpSession::predict_at(const GpSequence& seq, int context, const double* xq, int m, double* out) {
-  if (!error_.empty()) return error_;
+Status GpSession::predict_at(const GpSequence& seq, int context, const double* xq, int m, double* out) {
+  if (!error_.ok()) return error_;
   const int n = config_.data.length, dx = config_.data.dx, width = gp_token_width(config_.data);
-  if (out == nullptr || xq == nullptr) return "xq and out must not be null";
-  if (int(seq.y.size()) != n || int(seq.x.size()) != n * dx) return "the sequence does not match the session";
-  if (context < 0 || context >= n) return "context must be in 0…" + std::to_string(n - 1);
-  if (m < 0 || m > 4096) return "m must be in 0…4096";
+  if (out == nullptr || xq == nullptr) return invalid_value("", "xq and out must not be null");
+  if (int(seq.y.size()) != n || int(seq.x.size()) != n * dx) return invalid_value("", "the sequence does not match the session");
+  if (context < 0 || context >= n) return out_of_range("context", "context must be in 0…" + std::to_string(n - 1));
+  if (m < 0 || m > 4096) return out_of_range("m", "m must be in 0…4096");
   const int rows = context + 1;
   tokens_.resize(std::size_t(n) * width);
   out_.resize(n);
@@ -164,10 +175,10 @@ std::string GpSession::predict_at(const GpSequence& seq, int context, const doub
   // replacing x_context by a query asks for the prediction at that query.
   for (int q = 0; q < m; ++q) {
     for (int k = 0; k < dx; ++k) tokens_[std::size_t(context) * width + k] = static_cast<float>(xq[std::size_t(q) * dx + k]);
-    if (std::string e = forward_eval(rows); !e.empty()) return e;
+    if (Status e = forward_eval(rows); !e.ok()) return e;
     out[q] = out_[context];
   }
-  return "";
+  return {};
 }
 
 }  // namespace gatelab

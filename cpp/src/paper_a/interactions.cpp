@@ -57,12 +57,12 @@ double frobenius_gap(const std::vector<double>& a, const std::vector<double>& b)
 
 }  // namespace
 
-std::string validate_interactions(const Layer& layer) {
+Status validate_interactions(const Layer& layer) {
   if (layer.config().kind == LayerKind::mlp) {
-    return "interaction matrices need a layer with a Q factor ('symmetric' or 'gated'); this layer is 'mlp'";
+    return unsupported("", "interaction matrices need a layer with a Q factor ('symmetric' or 'gated'); this layer is 'mlp'");
   }
   if (layer.config().d_in > max_interaction_dim) {
-    return "interaction matrices need dIn <= " + std::to_string(max_interaction_dim);
+    return out_of_range("", "interaction matrices need d_in <= " + std::to_string(max_interaction_dim));
   }
   return {};
 }

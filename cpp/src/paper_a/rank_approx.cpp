@@ -127,12 +127,12 @@ void forward_rows(const Layer& layer, const std::vector<float>& x, int rows, std
 
 }  // namespace
 
-std::string validate(const RankApproxOptions& o) {
+Status validate(const RankApproxOptions& o) {
   if (o.d_in < 1 || o.d_in > max_rank_approx_dim) {
-    return "dIn must be an integer from 1 to " + std::to_string(max_rank_approx_dim);
+    return out_of_range("d_in", "d_in must be an integer from 1 to " + std::to_string(max_rank_approx_dim));
   }
   if (o.inputs < 1 || o.inputs > max_rank_approx_inputs) {
-    return "inputs must be an integer from 1 to " + std::to_string(max_rank_approx_inputs);
+    return out_of_range("inputs", "inputs must be an integer from 1 to " + std::to_string(max_rank_approx_inputs));
   }
   return validate(LayerConfig{LayerKind::symmetric, o.activation, o.d_in, o.hidden, o.d_out, o.d_in, o.seed});
 }
@@ -177,6 +177,16 @@ std::vector<RankApproxRow> rank_approximation(const Layer& full, int inputs, std
 std::vector<RankApproxRow> rank_approximation(const RankApproxOptions& o) {
   const Layer full(LayerConfig{LayerKind::symmetric, o.activation, o.d_in, o.hidden, o.d_out, o.d_in, o.seed});
   return rank_approximation(full, o.inputs, o.seed);
+}
+
+std::vector<double> rank_approx_table(const std::vector<RankApproxRow>& rows, int d_in) {
+  std::vector<double> table;
+  for (const RankApproxRow& r : rows) {
+    table.insert(table.end(), {double(r.rank), r.error, double(r.parameters), r.flops, r.energy, r.one_per_pair_error,
+                               r.one_per_pair_energy, r.exact ? 1.0 : 0.0});
+  }
+  table.resize(std::size_t(rank_approx_fields) * d_in, 0.0);  // exactly the reader's d_in slots
+  return table;
 }
 
 }  // namespace gatelab

@@ -19,16 +19,16 @@ std::vector<float> run(const Layer& layer, const float* x, int rows) {
 
 }  // namespace
 
-std::string validate_symmetry_probe(const Layer& layer, int rows) {
+Status validate_symmetry_probe(const Layer& layer, int rows) {
   if (layer.config().kind == LayerKind::mlp) {
-    return "the 'mlp' kind has no Q factor, so it has no exchange or scaling symmetry to probe";
+    return unsupported("", "the 'mlp' kind has no Q factor, so it has no exchange or scaling symmetry to probe");
   }
   return validate_rows(rows, layer.max_rows());
 }
 
-std::string validate_curve(float lo, float hi, int n) {
-  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) return "min and max must be finite with min < max";
-  if (n < 2 || n > max_curve_points) return "n must be an integer from 2 to " + std::to_string(max_curve_points);
+Status validate_curve(float lo, float hi, int n) {
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) return not_finite("", "min and max must be finite with min < max");
+  if (n < 2 || n > max_curve_points) return out_of_range("n", "n must be an integer from 2 to " + std::to_string(max_curve_points));
   return {};
 }
 

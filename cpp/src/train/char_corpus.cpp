@@ -29,14 +29,14 @@ const char* corpus_split_name(CorpusSplit split) {
   return "?";
 }
 
-std::string make_char_corpus(std::string_view text, double dev_fraction, double validation_fraction,
+Status make_char_corpus(std::string_view text, double dev_fraction, double validation_fraction,
                              CharCorpus& out) {
   if (text.size() < min_corpus_chars) {
-    return "the text must hold at least " + std::to_string(min_corpus_chars) + " characters (got " +
-           std::to_string(text.size()) + ")";
+    return out_of_range("", "the text must hold at least " + std::to_string(min_corpus_chars) + " characters (got " +
+           std::to_string(text.size()) + ")");
   }
   if (!(dev_fraction >= 0.0 && validation_fraction > 0.0 && dev_fraction + validation_fraction < 0.5)) {
-    return "dev and validation fractions must be ≥ 0 and > 0 with a sum below 0.5";
+    return invalid_value("", "dev and validation fractions must be ≥ 0 and > 0 with a sum below 0.5");
   }
   out.vocab = char_vocab(text);
   const std::size_t n = text.size();
@@ -50,7 +50,7 @@ std::string make_char_corpus(std::string_view text, double dev_fraction, double 
     const std::int32_t s = out.vocab.index[static_cast<unsigned char>(text[i])];
     (i < train ? out.train : i < train + dev ? out.dev : out.validation).push_back(s);
   }
-  return "";
+  return {};
 }
 
 std::vector<std::size_t> evaluation_windows(std::size_t split_size, int context, int limit) {

@@ -143,8 +143,8 @@ Dataset split(const Points& p, int count, float fraction, Pcg32& rng) {
   return d;
 }
 
-std::string fraction_error(float fraction) {
-  if (!(fraction > 0.0f && fraction <= 1.0f)) return "trainFraction must be a number in (0, 1]";
+Status fraction_error(float fraction) {
+  if (!(fraction > 0.0f && fraction <= 1.0f)) return out_of_range("train_fraction", "train_fraction must be a number in (0, 1]");
   return {};
 }
 
@@ -172,24 +172,29 @@ std::optional<Task> parse_task(std::string_view name) {
   return std::nullopt;
 }
 
+Status parse_task(std::string_view name, Task& out) {
+  return choose(parse_task(name), "task", {"circle", "xor", "gaussians", "spiral", "checkerboard", "teacher", "user"}, name,
+                out);
+}
+
 int train_count(int count, float fraction) {
   const int n = static_cast<int>(static_cast<float>(count) * fraction + 0.5f);
   return std::min(std::max(n, 1), count - 1);
 }
 
-std::string validate(const DatasetOptions& o) {
-  if (o.task == Task::user) return "the 'user' task takes its points from validate_user_points/user_dataset";
+Status validate(const DatasetOptions& o) {
+  if (o.task == Task::user) return invalid_value("", "the 'user' task takes its points from validate_user_points/user_dataset");
   if (o.count < 4 || o.count > max_dataset_points) {
-    return "count must be an integer from 4 to " + std::to_string(max_dataset_points) + " (got " +
-           std::to_string(o.count) + ")";
+    return out_of_range("count", "count must be an integer from 4 to " + std::to_string(max_dataset_points) + " (got " +
+           std::to_string(o.count) + ")");
   }
-  if (!(o.noise >= 0.0f && o.noise <= max_dataset_noise)) return "noise must be a number from 0 to 2";
-  if (std::string e = fraction_error(o.train_fraction); !e.empty()) return e;
+  if (!(o.noise >= 0.0f && o.noise <= max_dataset_noise)) return out_of_range("noise", "noise must be a number from 0 to 2");
+  if (Status e = fraction_error(o.train_fraction); !e.ok()) return e;
   if (o.task == Task::teacher) {
     if (o.teacher_hidden < 1 || o.teacher_hidden > max_teacher_hidden) {
-      return "teacher.hidden must be an integer from 1 to " + std::to_string(max_teacher_hidden);
+      return out_of_range("teacher.hidden", "teacher.hidden must be an integer from 1 to " + std::to_string(max_teacher_hidden));
     }
-    if (std::string e = validate(teacher_config(o)); !e.empty()) return "teacher: " + e;
+    if (Status e = validate(teacher_config(o)); !e.ok()) return e.within("teacher");
   }
   return {};
 }
@@ -212,19 +217,19 @@ Dataset make_dataset(const DatasetOptions& o) {
   return split(p, o.count, o.train_fraction, rng);
 }
 
-std::string validate_user_points(const float* x, const float* y, int count, float fraction) {
+Status validate_user_points(const float* x, const float* y, int count, float fraction) {
   if (count < 2 || count > max_dataset_points) {
-    return "points must hold from 2 to " + std::to_string(max_dataset_points) + " points (got " +
-           std::to_string(count) + ")";
+    return out_of_range("points", "points must hold from 2 to " + std::to_string(max_dataset_points) + " points (got " +
+           std::to_string(count) + ")");
   }
-  if (std::string e = fraction_error(fraction); !e.empty()) return e;
+  if (Status e = fraction_error(fraction); !e.ok()) return e;
   for (int i = 0; i < 2 * count; ++i) {
     if (!(std::fabs(x[i]) <= max_user_coordinate)) {
-      return "x[" + std::to_string(i) + "] must be finite with |x| <= 10000";
+      return out_of_range("", "x[" + std::to_string(i) + "] must be finite with |x| <= 10000");
     }
   }
   for (int i = 0; i < count; ++i) {
-    if (y[i] != -1.0f && y[i] != 0.0f && y[i] != 1.0f) return "y[" + std::to_string(i) + "] must be -1, 0 or 1";
+    if (y[i] != -1.0f && y[i] != 0.0f && y[i] != 1.0f) return invalid_value("", "y[" + std::to_string(i) + "] must be -1, 0 or 1");
   }
   return {};
 }
@@ -236,19 +241,19 @@ Dataset user_dataset(const float* x, const float* y, int count, float fraction, 
   return split(p, count, fraction, rng);
 }
 
-std::string validate_task(const DatasetOptions& o) {
+Status validate_task(const DatasetOptions& o) {
   return o.task == Task::user ? fraction_error(o.train_fraction) : validate(o);
 }
 
 namespace {
 
-std::string point_count_error() {
-  return "points must hold from 2 to " + std::to_string(max_dataset_points) + " points";
+Status point_count_error() {
+  return out_of_range("points", "points must hold from 2 to " + std::to_string(max_dataset_points) + " points");
 }
 
 }  // namespace
 
-std::string validate_points(const DatasetOptions& o, const float* x, const float* y, int count) {
+Status validate_points(const DatasetOptions& o, const float* x, const float* y, int count) {
   if (o.task != Task::user) return {};
   if (count < 2 || count > max_dataset_points || x == nullptr || y == nullptr) return point_count_error();
   return validate_user_points(x, y, count, o.train_fraction);
@@ -258,8 +263,8 @@ Dataset build_dataset(const DatasetOptions& o, const float* x, const float* y, i
   return o.task == Task::user ? user_dataset(x, y, count, o.train_fraction, o.seed) : make_dataset(o);
 }
 
-std::string dataset_sizes(const DatasetOptions& o, int user_count, int& train, int& test) {
-  if (std::string e = validate_task(o); !e.empty()) return e;
+Status dataset_sizes(const DatasetOptions& o, int user_count, int& train, int& test) {
+  if (Status e = validate_task(o); !e.ok()) return e;
   const int count = o.task == Task::user ? user_count : o.count;
   if (count < 2 || count > max_dataset_points) return point_count_error();
   train = train_count(count, o.train_fraction);

@@ -19,18 +19,18 @@ int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget) {
   return static_cast<int>(std::lround(double(budget) / (double(d) * (2.0 * rank + 1))));
 }
 
-std::string parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer,
+Status parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer,
                            LmConfig& c) {
   const auto k = parse_layer_kind(kind);
-  if (!k) return "mlp.kind must be 'mlp', 'symmetric' or 'gated' (got '" + std::string(kind) + "')";
+  if (!k) return invalid_value("mlp.kind", "mlp.kind must be 'mlp', 'symmetric' or 'gated' (got '" + std::string(kind) + "')");
   const auto a = parse_activation(activation);
-  if (!a) return "mlp.activation must be one of the catalogue names (got '" + std::string(activation) + "')";
+  if (!a) return invalid_value("mlp.activation", "mlp.activation must be one of the catalogue names (got '" + std::string(activation) + "')");
   const auto o = parse_optimizer(optimizer);
-  if (!o) return "optimizer must be 'sgd', 'momentum', 'adam' or 'adamw' (got '" + std::string(optimizer) + "')";
+  if (!o) return invalid_value("optimizer", "optimizer must be 'sgd', 'momentum', 'adam' or 'adamw' (got '" + std::string(optimizer) + "')");
   c.model.mlp_kind = *k;
   c.model.activation.kind = *a;
   c.optimizer.kind = *o;
-  return "";
+  return {};
 }
 
 CemTransformerConfig lm_model_config(const LmConfig& c, const CharCorpus& corpus) {
@@ -40,30 +40,30 @@ CemTransformerConfig lm_model_config(const LmConfig& c, const CharCorpus& corpus
   return m;
 }
 
-std::string validate(const LmConfig& c, const CharCorpus& corpus) {
-  if (c.context < 2 || c.context > max_lm_context) return "context must be in 2…" + std::to_string(max_lm_context);
-  if (c.batch < 1 || c.batch > max_lm_batch) return "batch must be in 1…" + std::to_string(max_lm_batch);
-  if (corpus.vocab.size() < 2) return "the corpus needs at least 2 distinct characters";
+Status validate(const LmConfig& c, const CharCorpus& corpus) {
+  if (c.context < 2 || c.context > max_lm_context) return out_of_range("context", "context must be in 2…" + std::to_string(max_lm_context));
+  if (c.batch < 1 || c.batch > max_lm_batch) return out_of_range("batch", "batch must be in 1…" + std::to_string(max_lm_batch));
+  if (corpus.vocab.size() < 2) return unsupported("", "the corpus needs at least 2 distinct characters");
   if (corpus.train.size() < std::size_t(c.context) + 2 || corpus.validation.size() < std::size_t(c.context) + 2) {
-    return "the corpus is too short for context " + std::to_string(c.context);
+    return invalid_value("", "the corpus is too short for context " + std::to_string(c.context));
   }
-  if (c.warmup < 0 || c.decay_steps < 0) return "warmup and decay_steps must be ≥ 0";
-  if (!(c.mlp_init_rms >= 0.0f && c.mlp_init_rms <= 1e3f)) return "mlp_init_rms must be in [0, 1000]";
-  if (std::string e = validate(c.optimizer); !e.empty()) return "optimizer: " + e;
+  if (c.warmup < 0 || c.decay_steps < 0) return invalid_value("", "warmup and decay_steps must be ≥ 0");
+  if (!(c.mlp_init_rms >= 0.0f && c.mlp_init_rms <= 1e3f)) return out_of_range("mlp_init_rms", "mlp_init_rms must be in [0, 1000]");
+  if (Status e = validate(c.optimizer); !e.ok()) return e.within("optimizer");
   const CemTransformerConfig m = lm_model_config(c, corpus);
-  if (std::string e = validate(m); !e.empty()) return "model: " + e;
+  if (Status e = validate(m); !e.ok()) return e.within("model");
   if (c.gauge_fix) {
-    if (m.family != CemFamily::standard) return "gauge_fix needs the standard family (a paper-A MLP)";
-    if (std::string e = gauge_fix_problem(cem_block_std_mlp_config(m, 0)); !e.empty()) return "gauge_fix: " + e;
+    if (m.family != CemFamily::standard) return unsupported("", "gauge_fix needs the standard family (a paper-A MLP)");
+    if (Status e = gauge_fix_problem(cem_block_std_mlp_config(m, 0)); !e.ok()) return e.within("gauge_fix");
   }
-  return "";
+  return {};
 }
 
 LmSession::LmSession(const LmConfig& config, std::shared_ptr<const CharCorpus> corpus)
-    : config_(config), corpus_(std::move(corpus)), error_(corpus_ ? validate(config, *corpus_) : "no corpus"),
+    : config_(config), corpus_(std::move(corpus)), error_(corpus_ ? validate(config, *corpus_) : invalid_value("", "no corpus")),
       model_(corpus_ ? lm_model_config(config, *corpus_) : CemTransformerConfig{}), optimizer_(config.optimizer),
       stream_(config.data_seed, 13u) {
-  if (!error_.empty()) return;
+  if (!error_.ok()) return;
   const std::size_t rows = std::size_t(config.context) * config.batch, vocab = corpus_->vocab.size();
   inputs_.assign(rows, 0);
   logits_.assign(rows * vocab, 0.0f);
@@ -75,7 +75,7 @@ LmSession::LmSession(const LmConfig& config, std::shared_ptr<const CharCorpus> c
 
 // The characters go in as symbol indices: the model's one-hot input without the one-hot
 // matrix (CemTransformer::forward_tokens, the same bits).
-std::string LmSession::forward_windows(const std::vector<std::int32_t>& text, const std::size_t* starts, int count) {
+Status LmSession::forward_windows(const std::vector<std::int32_t>& text, const std::size_t* starts, int count) {
   const int c = config_.context;
   for (int b = 0; b < count; ++b) {
     const std::int32_t* chars = text.data() + starts[b];
@@ -90,9 +90,9 @@ std::string LmSession::forward_windows(const std::vector<std::int32_t>& text, co
 
 double LmSession::mlp_output_rms(int l) {
   Layer* mlp = model_.std_mlp(l);
-  if (!error_.empty() || mlp == nullptr) return std::numeric_limits<double>::quiet_NaN();
+  if (!error_.ok() || mlp == nullptr) return std::numeric_limits<double>::quiet_NaN();
   const std::vector<std::size_t> starts = evaluation_windows(corpus_->train.size(), config_.context, config_.batch);
-  if (!forward_windows(corpus_->train, starts.data(), static_cast<int>(starts.size())).empty()) {
+  if (!forward_windows(corpus_->train, starts.data(), static_cast<int>(starts.size())).ok()) {
     return std::numeric_limits<double>::quiet_NaN();
   }
   const int rows = model_.cached_rows();
@@ -113,68 +113,68 @@ void LmSession::scale_mlps_to_rms(float target) {
   }
 }
 
-std::string LmSession::train(int steps) {
-  if (!error_.empty()) return error_;
-  if (steps < 0 || steps > 100000) return "steps must be in 0…100000";
-  if (diverged_) return "training diverged at step " + std::to_string(steps_done());
+Status LmSession::train(int steps) {
+  if (!error_.ok()) return error_;
+  if (steps < 0 || steps > 100000) return out_of_range("steps", "steps must be in 0…100000");
+  if (diverged_) return invalid_state("", "training diverged at step " + std::to_string(steps_done()));
   const int c = config_.context, batch = config_.batch, vocab = corpus_->vocab.size();
   const auto offsets = static_cast<std::uint32_t>(corpus_->train.size() - std::size_t(c));
   std::vector<std::size_t> starts(batch);
   for (int s = 0; s < steps; ++s) {
     for (auto& start : starts) start = stream_.below(offsets);
     model_.zero_grad();
-    if (std::string e = forward_windows(corpus_->train, starts.data(), batch); !e.empty()) return e;
+    if (Status e = forward_windows(corpus_->train, starts.data(), batch); !e.ok()) return e;
     double loss = 0;
-    if (std::string e = cross_entropy_loss(logits_.data(), targets_.data(), batch * c, vocab, &loss, grad_.data());
-        !e.empty()) {
+    if (Status e = cross_entropy_loss(logits_.data(), targets_.data(), batch * c, vocab, &loss, grad_.data());
+        !e.ok()) {
       return e;
     }
     if (!std::isfinite(loss)) {
       diverged_ = true;
-      return "";
+      return {};
     }
-    if (std::string e = model_.backward(grad_.data(), nullptr); !e.empty()) return e;
+    if (Status e = model_.backward(grad_.data(), nullptr); !e.ok()) return e;
     optimizer_.set_learning_rate(scheduled_lr(config_.optimizer.learning_rate, config_.warmup, config_.decay_steps,
                                               steps_done()));
-    if (!optimizer_.step(model_.parameters()).empty()) {
+    if (!optimizer_.step(model_.parameters()).ok()) {
       diverged_ = true;
-      return "";
+      return {};
     }
     if (config_.gauge_fix) {
       for (int l = 0; l < config_.model.layers; ++l) model_.std_mlp(l)->gauge_fix();
     }
     losses_.push_back(loss);
   }
-  return "";
+  return {};
 }
 
-std::string LmSession::evaluate(CorpusSplit split, int windows, double* loss) {
-  if (!error_.empty()) return error_;
-  if (loss == nullptr) return "loss must not be null";
+Status LmSession::evaluate(CorpusSplit split, int windows, double* loss) {
+  if (!error_.ok()) return error_;
+  if (loss == nullptr) return invalid_value("loss", "loss must not be null");
   const auto& text = corpus_->split(split);
   const std::vector<std::size_t> starts = evaluation_windows(text.size(), config_.context, windows);
-  if (starts.empty()) return std::string("the ") + corpus_split_name(split) + " split is too short to evaluate";
+  if (starts.empty()) return invalid_value("", std::string("the ") + corpus_split_name(split) + " split is too short to evaluate");
   const int c = config_.context, vocab = corpus_->vocab.size();
   double total = 0;
   for (std::size_t first = 0; first < starts.size(); first += config_.batch) {
     const int count = static_cast<int>(std::min<std::size_t>(config_.batch, starts.size() - first));
-    if (std::string e = forward_windows(text, starts.data() + first, count); !e.empty()) return e;
+    if (Status e = forward_windows(text, starts.data() + first, count); !e.ok()) return e;
     double part = 0;
-    if (std::string e = cross_entropy_loss<float>(logits_.data(), targets_.data(), count * c, vocab, &part, nullptr);
-        !e.empty()) {
+    if (Status e = cross_entropy_loss<float>(logits_.data(), targets_.data(), count * c, vocab, &part, nullptr);
+        !e.ok()) {
       return e;
     }
     total += part * count;
   }
   *loss = total / double(starts.size());
-  return "";
+  return {};
 }
 
-std::string LmSession::sample(int count, float temperature, std::uint64_t seed, std::string* out) {
-  if (!error_.empty()) return error_;
-  if (out == nullptr) return "out must not be null";
-  if (count < 0 || count > 100000) return "count must be in 0…100000";
-  if (!(temperature > 0.0f && temperature <= 100.0f)) return "temperature must be in (0, 100]";
+Status LmSession::sample(int count, float temperature, std::uint64_t seed, std::string* out) {
+  if (!error_.ok()) return error_;
+  if (out == nullptr) return invalid_value("out", "out must not be null");
+  if (count < 0 || count > 100000) return out_of_range("count", "count must be in 0…100000");
+  if (!(temperature > 0.0f && temperature <= 100.0f)) return out_of_range("temperature", "temperature must be in (0, 100]");
   const int c = config_.context, vocab = corpus_->vocab.size();
   std::vector<std::int32_t> text(corpus_->validation.begin(), corpus_->validation.begin() + c);
   std::vector<float> logits(std::size_t(c) * vocab);
@@ -183,7 +183,7 @@ std::string LmSession::sample(int count, float temperature, std::uint64_t seed, 
   out->clear();
   for (int k = 0; k < count; ++k) {
     const std::int32_t* window = text.data() + text.size() - c;
-    if (std::string e = model_.forward_tokens(window, c, logits.data()); !e.empty()) return e;
+    if (Status e = model_.forward_tokens(window, c, logits.data()); !e.ok()) return e;
     const float* row = logits.data() + std::size_t(c - 1) * vocab;
     double top = row[0], sum = 0;
     for (int v = 1; v < vocab; ++v) top = std::max(top, double(row[v]));
@@ -199,7 +199,7 @@ std::string LmSession::sample(int count, float temperature, std::uint64_t seed, 
     text.push_back(pick);
     *out += static_cast<char>(corpus_->vocab.symbols[pick]);
   }
-  return "";
+  return {};
 }
 
 namespace {
@@ -245,7 +245,7 @@ struct Reader {
 
 std::vector<std::uint8_t> LmSession::checkpoint() const {
   std::vector<std::uint8_t> out;
-  if (!error_.empty()) return out;
+  if (!error_.ok()) return out;
   put(out, checkpoint_magic);
   auto& model = const_cast<CemTransformer&>(model_);
   const auto views = model.parameters();
@@ -265,9 +265,9 @@ std::vector<std::uint8_t> LmSession::checkpoint() const {
   return out;
 }
 
-std::string LmSession::restore(const std::uint8_t* bytes, std::size_t size) {
-  if (!error_.empty()) return error_;
-  if (bytes == nullptr) return "the checkpoint is empty";
+Status LmSession::restore(const std::uint8_t* bytes, std::size_t size) {
+  if (!error_.ok()) return error_;
+  if (bytes == nullptr) return invalid_value("", "the checkpoint is empty");
   Reader r{bytes, bytes + size};
   std::uint32_t magic = 0;
   std::vector<float> values, first, second;
@@ -279,9 +279,9 @@ std::string LmSession::restore(const std::uint8_t* bytes, std::size_t size) {
                   r.get_vector(second) && r.get(state.beta1_power) && r.get(state.beta2_power) &&
                   r.get(state.steps) && r.get_vector(losses) && r.get_vector(initial) && r.get(stream) &&
                   r.get(diverged) && r.at == r.end;
-  if (!ok) return "the checkpoint is not one this version of GateLab wrote";
+  if (!ok) return invalid_value("", "the checkpoint is not one this version of GateLab wrote");
   const auto views = model_.parameters();
-  if (values.size() != count_parameters(views)) return "the checkpoint belongs to a model of another size";
+  if (values.size() != count_parameters(views)) return invalid_value("", "the checkpoint belongs to a model of another size");
   std::size_t at = 0;
   for (const auto& v : views) {
     std::copy_n(values.data() + at, v.size, v.value);
@@ -294,7 +294,7 @@ std::string LmSession::restore(const std::uint8_t* bytes, std::size_t size) {
   initial_qk_ = std::move(initial);
   stream_ = stream;
   diverged_ = diverged != 0;
-  return "";
+  return {};
 }
 
 }  // namespace gatelab

@@ -87,18 +87,18 @@ std::vector<double> LmSession::qk_balances() {
   return out;
 }
 
-std::string LmSession::diagnostics(CorpusSplit split, int windows, std::vector<LmBlockDiagnostics>& out) {
-  if (!error_.empty()) return error_;
+Status LmSession::diagnostics(CorpusSplit split, int windows, std::vector<LmBlockDiagnostics>& out) {
+  if (!error_.ok()) return error_;
   const auto& text = corpus_->split(split);
   const std::vector<std::size_t> starts = evaluation_windows(text.size(), config_.context, windows);
-  if (starts.empty()) return std::string("the ") + corpus_split_name(split) + " split is too short";
+  if (starts.empty()) return invalid_value("", std::string("the ") + corpus_split_name(split) + " split is too short");
   const int layers = config_.model.layers;
   std::vector<double> a2(layers, 0), c2(layers, 0), gap_sum(layers, 0);
   std::vector<std::vector<double>> pre(layers);
   int batches = 0;
   for (std::size_t first = 0; first < starts.size(); first += config_.batch, ++batches) {
     const int count = static_cast<int>(std::min<std::size_t>(config_.batch, starts.size() - first));
-    if (std::string e = forward_windows(text, starts.data() + first, count); !e.empty()) return e;
+    if (Status e = forward_windows(text, starts.data() + first, count); !e.ok()) return e;
     const int rows = model_.cached_rows();
     for (int l = 0; l < layers; ++l) {
       const Layer* mlp = model_.std_mlp(l);
@@ -126,12 +126,12 @@ std::string LmSession::diagnostics(CorpusSplit split, int windows, std::vector<L
       d.preactivation_quantiles[p] = v.empty() ? nan_value : v[std::size_t(quantiles[p] * double(v.size() - 1))];
     }
   }
-  return "";
+  return {};
 }
 
-std::string lm_diagnostics_flat(LmSession& session, CorpusSplit split, int windows, std::vector<double>& out) {
+Status lm_diagnostics_flat(LmSession& session, CorpusSplit split, int windows, std::vector<double>& out) {
   std::vector<LmBlockDiagnostics> blocks;
-  std::string e = session.diagnostics(split, windows, blocks);
+  Status e = session.diagnostics(split, windows, blocks);
   out.clear();
   for (const auto& b : blocks) {
     out.insert(out.end(), {b.antisymmetric_share, b.exchange_gap, b.qk_balance, b.qk_drift});

@@ -64,6 +64,10 @@ std::optional<LossKind> parse_loss(std::string_view name) {
   return std::nullopt;
 }
 
+Status parse_loss(std::string_view name, LossKind& out) {
+  return choose(parse_loss(name), "loss", {"mse", "cross_entropy"}, name, out);
+}
+
 LossValue evaluate_loss(LossKind kind, const float* out, const float* labels, int n, float* grad) {
   double sum = 0.0;
   int correct = 0;
@@ -94,9 +98,9 @@ bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, 
 // ---- vector outputs: the transformer experiments ------------------------------------------
 
 template <class S>
-std::string mse_loss(const S* pred, const S* target, std::size_t count, double* loss, S* grad) {
-  if (pred == nullptr || target == nullptr || loss == nullptr) return "pointers must not be null";
-  if (count == 0) return "count must be positive";
+Status mse_loss(const S* pred, const S* target, std::size_t count, double* loss, S* grad) {
+  if (pred == nullptr || target == nullptr || loss == nullptr) return invalid_value("pointers", "pointers must not be null");
+  if (count == 0) return out_of_range("count", "count must be positive");
   double sum = 0.0;
   for (std::size_t i = 0; i < count; ++i) {
     const double diff = double(pred[i]) - double(target[i]);
@@ -104,21 +108,21 @@ std::string mse_loss(const S* pred, const S* target, std::size_t count, double* 
     if (grad != nullptr) grad[i] = static_cast<S>(2.0 * diff / double(count));
   }
   *loss = sum / double(count);
-  return "";
+  return {};
 }
 
 template <class S>
-std::string cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, int classes, double* loss,
+Status cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, int classes, double* loss,
                                    S* grad) {
-  if (logits == nullptr || targets == nullptr || loss == nullptr) return "pointers must not be null";
-  if (n < 1 || classes < 1) return "n and classes must be positive";
+  if (logits == nullptr || targets == nullptr || loss == nullptr) return invalid_value("pointers", "pointers must not be null");
+  if (n < 1 || classes < 1) return out_of_range("", "n and classes must be positive");
   // One exponential per logit, e_c = exp(z_c − max z): four float lanes at a time for S = float
   // (the same bits everywhere, base/kernels.hpp), so a 1024 × 75 batch costs ~0.1 ms, not ~3.
   std::vector<S> e(classes);
   double total = 0.0;
   for (int i = 0; i < n; ++i) {
     if (targets[i] < 0 || targets[i] >= classes) {
-      return "targets must be in 0…classes−1 (targets[" + std::to_string(i) + "] = " + std::to_string(targets[i]) + ")";
+      return out_of_range("targets", "targets must be in 0…classes−1 (targets[" + std::to_string(i) + "] = " + std::to_string(targets[i]) + ")");
     }
     const S* row = logits + std::size_t(i) * classes;
     S top = row[0];
@@ -135,12 +139,12 @@ std::string cross_entropy_loss(const S* logits, const std::int32_t* targets, int
     }
   }
   *loss = total / n;
-  return "";
+  return {};
 }
 
-template std::string mse_loss<float>(const float*, const float*, std::size_t, double*, float*);
-template std::string mse_loss<double>(const double*, const double*, std::size_t, double*, double*);
-template std::string cross_entropy_loss<float>(const float*, const std::int32_t*, int, int, double*, float*);
-template std::string cross_entropy_loss<double>(const double*, const std::int32_t*, int, int, double*, double*);
+template Status mse_loss<float>(const float*, const float*, std::size_t, double*, float*);
+template Status mse_loss<double>(const double*, const double*, std::size_t, double*, double*);
+template Status cross_entropy_loss<float>(const float*, const std::int32_t*, int, int, double*, float*);
+template Status cross_entropy_loss<double>(const double*, const std::int32_t*, int, int, double*, double*);
 
 }  // namespace gatelab

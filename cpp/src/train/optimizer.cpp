@@ -24,16 +24,20 @@ std::optional<OptimizerKind> parse_optimizer(std::string_view name) {
   return std::nullopt;
 }
 
-std::string validate(const OptimizerOptions& o) {
+Status parse_optimizer(std::string_view name, OptimizerKind& out) {
+  return choose(parse_optimizer(name), "optimizer", {"sgd", "momentum", "adam", "adamw"}, name, out);
+}
+
+Status validate(const OptimizerOptions& o) {
   if (!(o.learning_rate > 0.0f && o.learning_rate <= max_learning_rate)) {
-    return "learningRate must be a number in (0, 1000000]";
+    return out_of_range("learning_rate", "learning_rate must be a number in (0, 1000000]");
   }
-  if (!(o.momentum >= 0.0f && o.momentum < 1.0f)) return "momentum must be a number in [0, 1)";
-  if (!(o.beta1 >= 0.0f && o.beta1 < 1.0f)) return "beta1 must be a number in [0, 1)";
-  if (!(o.beta2 >= 0.0f && o.beta2 < 1.0f)) return "beta2 must be a number in [0, 1)";
-  if (!(o.epsilon > 0.0f && o.epsilon <= 1.0f)) return "epsilon must be a number in (0, 1]";
-  if (!(o.weight_decay >= 0.0f && o.weight_decay <= 1.0f)) return "weightDecay must be a number in [0, 1]";
-  if (!(o.clip_norm >= 0.0f && o.clip_norm <= 1e6f)) return "clipNorm must be 0 (off) or a number in (0, 1000000]";
+  if (!(o.momentum >= 0.0f && o.momentum < 1.0f)) return out_of_range("momentum", "momentum must be a number in [0, 1)");
+  if (!(o.beta1 >= 0.0f && o.beta1 < 1.0f)) return out_of_range("beta1", "beta1 must be a number in [0, 1)");
+  if (!(o.beta2 >= 0.0f && o.beta2 < 1.0f)) return out_of_range("beta2", "beta2 must be a number in [0, 1)");
+  if (!(o.epsilon > 0.0f && o.epsilon <= 1.0f)) return out_of_range("epsilon", "epsilon must be a number in (0, 1]");
+  if (!(o.weight_decay >= 0.0f && o.weight_decay <= 1.0f)) return out_of_range("weight_decay", "weight_decay must be a number in [0, 1]");
+  if (!(o.clip_norm >= 0.0f && o.clip_norm <= 1e6f)) return out_of_range("clip_norm", "clip_norm must be 0 (off) or a number in (0, 1000000]");
   return {};
 }
 
@@ -120,20 +124,20 @@ void OptimizerT<S>::reset() {
 }
 
 template <class S>
-std::string OptimizerT<S>::step(const std::vector<ParamView<S>>& params) {
+Status OptimizerT<S>::step(const std::vector<ParamView<S>>& params) {
   const std::size_t count = count_parameters(params);
   const bool stateful = options_.kind != OptimizerKind::sgd;
   if (stateful && state_.first.empty()) size_state(count);
   if (stateful && state_.first.size() != count) {
-    return "the parameter views cover " + std::to_string(count) + " values, the optimizer state " +
-           std::to_string(state_.first.size());
+    return invalid_value("", "the parameter views cover " + std::to_string(count) + " values, the optimizer state " +
+           std::to_string(state_.first.size()));
   }
   double norm2 = 0.0;
   for (const auto& p : params) {
     for (std::size_t j = 0; j < p.size; ++j) norm2 += double(p.grad[j]) * double(p.grad[j]);
   }
   last_norm_ = std::sqrt(norm2);
-  if (!std::isfinite(norm2)) return "gradient is not finite (NaN or infinity); step skipped";
+  if (!std::isfinite(norm2)) return not_finite("gradient", "gradient is not finite (NaN or infinity); step skipped");
   const bool clip = options_.clip_norm > 0.0f && norm2 > double(options_.clip_norm) * options_.clip_norm;
   const S scale = static_cast<S>(clip ? double(options_.clip_norm) / last_norm_ : 1.0);
 
@@ -173,7 +177,7 @@ std::string OptimizerT<S>::step(const std::vector<ParamView<S>>& params) {
     }
     offset += p.size;
   }
-  return "";
+  return {};
 }
 
 template class OptimizerT<float>;

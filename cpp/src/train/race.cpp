@@ -107,26 +107,26 @@ int race_hidden(const RaceOptions& o, const RaceModel& m) {
   return std::max(1, (o.budget + per_unit / 2) / per_unit);
 }
 
-std::string validate(const RaceOptions& o) {
+Status validate(const RaceOptions& o) {
   if (o.models.empty() || o.models.size() > static_cast<std::size_t>(max_race_models)) {
-    return "models must list from 1 to " + std::to_string(max_race_models) + " models";
+    return out_of_range("models", "models must list from 1 to " + std::to_string(max_race_models) + " models");
   }
-  if (o.seeds < 1 || o.seeds > max_race_seeds) return "seeds must be an integer from 1 to " + std::to_string(max_race_seeds);
-  if (o.steps < 1 || o.steps > max_race_steps) return "steps must be an integer from 1 to " + std::to_string(max_race_steps);
+  if (o.seeds < 1 || o.seeds > max_race_seeds) return out_of_range("seeds", "seeds must be an integer from 1 to " + std::to_string(max_race_seeds));
+  if (o.steps < 1 || o.steps > max_race_steps) return out_of_range("steps", "steps must be an integer from 1 to " + std::to_string(max_race_steps));
   if (o.trainer.eval_every < 1 || o.steps / o.trainer.eval_every + 1 > max_race_records) {
-    return "steps / evalEvery must be at most " + std::to_string(max_race_records - 1) + " (raise evalEvery)";
+    return out_of_range("steps", "steps / eval_every must be at most " + std::to_string(max_race_records - 1) + " (raise eval_every)");
   }
   if (o.width_rule == WidthRule::budget && (o.budget < 1 || o.budget > max_race_budget)) {
-    return "budget must be an integer from 1 to " + std::to_string(max_race_budget);
+    return out_of_range("budget", "budget must be an integer from 1 to " + std::to_string(max_race_budget));
   }
   if (o.width_rule == WidthRule::shazeer && (o.mlp_hidden < 1 || o.mlp_hidden > max_trainer_units)) {
-    return "mlpHidden must be an integer from 1 to " + std::to_string(max_trainer_units);
+    return out_of_range("mlp_hidden", "mlp_hidden must be an integer from 1 to " + std::to_string(max_trainer_units));
   }
   if (!o.user_data) {
-    if (std::string e = validate(o.data); !e.empty()) return e;
+    if (Status e = validate(o.data); !e.ok()) return e;
   }
   for (const RaceModel& m : o.models) {
-    if (std::string e = validate(model_options(o, m, 0)); !e.empty()) return race_label(m) + ": " + e;
+    if (Status e = validate(model_options(o, m, 0)); !e.ok()) return make_status(e.code, e.field, race_label(m) + ": " + e.message);  // the field is the option itself
   }
   return {};
 }
@@ -169,14 +169,18 @@ std::optional<WidthRule> parse_width_rule(std::string_view name) {
   return std::nullopt;
 }
 
-std::string parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out) {
+Status parse_width_rule(std::string_view name, WidthRule& out) {
+  return choose(parse_width_rule(name), "width_rule", {"budget", "shazeer"}, name, out);
+}
+
+Status parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out) {
   for (const std::string& item : split_list(list)) {
     const std::size_t colon = item.find(':');
     const auto kind = parse_layer_kind(item.substr(0, colon));
-    if (!kind || colon == std::string::npos) return "models: '" + item + "' is not 'kind:activation'";
+    if (!kind || colon == std::string::npos) return invalid_value("models", "models: '" + item + "' is not 'kind:activation'");
     RaceModel m{*kind, {}};
-    if (std::string e = parse_activation_spec(item.substr(colon + 1), beta, "models", m.activation); !e.empty()) return e;
-    if (out.size() >= static_cast<std::size_t>(max_race_models)) return "models: at most 16";
+    if (Status e = parse_activation_spec(item.substr(colon + 1), beta, "models", m.activation); !e.ok()) return e;
+    if (out.size() >= static_cast<std::size_t>(max_race_models)) return out_of_range("models", "models: at most 16");
     out.push_back(m);
   }
   return {};

@@ -53,20 +53,20 @@ LayerConfig trainer_layer_config(const TrainerOptions& o) {
   return c;
 }
 
-std::string validate(const TrainerOptions& o) {
+Status validate(const TrainerOptions& o) {
   const LayerConfig c = trainer_layer_config(o);
-  if (std::string e = validate(c); !e.empty()) return e;
+  if (Status e = validate(c); !e.ok()) return e;
   const int units = c.hidden * (c.kind == LayerKind::mlp ? 1 : c.rank);
   if (units > max_trainer_units) {
-    return "hidden · rank must be at most " + std::to_string(max_trainer_units) + " for training (got " +
-           std::to_string(units) + ")";
+    return out_of_range("hidden", "hidden · rank must be at most " + std::to_string(max_trainer_units) + " for training (got " +
+           std::to_string(units) + ")");
   }
-  if (std::string e = validate(o.optimizer); !e.empty()) return e;
+  if (Status e = validate(o.optimizer); !e.ok()) return e;
   if (o.batch_size < 0 || o.batch_size > max_dataset_points) {
-    return "batchSize must be an integer from 0 (full batch) to " + std::to_string(max_dataset_points);
+    return out_of_range("batch_size", "batch_size must be an integer from 0 (full batch) to " + std::to_string(max_dataset_points));
   }
   if (o.eval_every < 1 || o.eval_every > max_steps_per_call) {
-    return "evalEvery must be an integer from 1 to " + std::to_string(max_steps_per_call);
+    return out_of_range("eval_every", "eval_every must be an integer from 1 to " + std::to_string(max_steps_per_call));
   }
   return {};
 }
@@ -156,7 +156,7 @@ bool Trainer::train_one_step() {
   good_step_ = steps_done_;
 
   // The optimizer measures the gradient norm and refuses a non-finite one (nothing changes).
-  const bool stepped = optimizer_.step(layer_.params(), grads_).empty();
+  const bool stepped = optimizer_.step(layer_.params(), grads_).ok();
   const double grad_norm = optimizer_.last_gradient_norm();
   if (!stepped) {
     fail(step, true, "gradient", grad_norm);
@@ -208,25 +208,25 @@ void Trainer::grid(int g, float extent, float* out) const {
   }
 }
 
-std::string validate_step_count(int n) {
-  if (n < 1 || n > max_steps_per_call) return "n must be an integer from 1 to " + std::to_string(max_steps_per_call);
+Status validate_step_count(int n) {
+  if (n < 1 || n > max_steps_per_call) return out_of_range("n", "n must be an integer from 1 to " + std::to_string(max_steps_per_call));
   return {};
 }
 
-std::string validate_grid(int side, float extent) {
-  if (side < 2 || side > max_grid_side) return "size must be an integer from 2 to " + std::to_string(max_grid_side);
-  if (!(extent > 0 && extent <= max_grid_extent)) return "extent must be a number in (0, 10000]";
+Status validate_grid(int side, float extent) {
+  if (side < 2 || side > max_grid_side) return out_of_range("size", "size must be an integer from 2 to " + std::to_string(max_grid_side));
+  if (!(extent > 0 && extent <= max_grid_extent)) return out_of_range("extent", "extent must be a number in (0, 10000]");
   return {};
 }
 
-std::string validate_learning_rate(float rate) {
-  if (!(rate > 0 && rate <= max_learning_rate)) return "learningRate must be a number in (0, 1000000]";
+Status validate_learning_rate(float rate) {
+  if (!(rate > 0 && rate <= max_learning_rate)) return out_of_range("learning_rate", "learning_rate must be a number in (0, 1000000]");
   return {};
 }
 
-std::string copy_history(const Trainer& t, int from, int count, float* out) {
+Status copy_history(const Trainer& t, int from, int count, float* out) {
   const int size = static_cast<int>(t.history().size());
-  if (from < 0 || count < 0 || from > size || count > size - from) return "history range out of bounds";
+  if (from < 0 || count < 0 || from > size || count > size - from) return out_of_range("", "history range out of bounds");
   for (int i = 0; i < count; ++i) {
     const TrainRecord& r = t.history()[from + i];
     const float row[train_record_fields] = {static_cast<float>(r.step), r.train_loss, r.test_loss,

@@ -100,7 +100,7 @@ TEST(CemAttention, PaperPreconditionerCanBeIndefiniteAndRaiseTheEnergy) {
   const std::vector<double> y(h.begin() + i * d, h.begin() + (i + 1) * d);
   auto energy = [&](const std::vector<double>& at) {
     double e = 0;
-    layer.energy(h.data(), n, i, at.data(), &e);
+    EXPECT_TRUE(layer.energy(h.data(), n, i, at.data(), &e).ok());
     return e;
   };
   const std::vector<double> g = cemtest::numeric_energy_gradient(y, energy, 1e-6);
@@ -201,24 +201,24 @@ TEST(CemAttention, RejectsBadConfigsAndCallsWithMessages) {
   c.heads = 2;
   EXPECT_EQ(validate(c), "");
   c.steps = 0;
-  EXPECT_NE(validate(c).find("steps"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("steps"), std::string::npos);
   c.steps = cem_max_steps + 1;
-  EXPECT_NE(validate(c).find("steps"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("steps"), std::string::npos);
   c.steps = 1;
   c.eta = -1.0f;
-  EXPECT_NE(validate(c).find("eta"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("eta"), std::string::npos);
   c.eta = std::nanf("");
-  EXPECT_NE(validate(c).find("eta"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("eta"), std::string::npos);
   c.eta = 1.0f;
   c.d = cem_max_d * 2;
-  EXPECT_NE(validate(c).find("d must be"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("d must be"), std::string::npos);
   c.d = 8;
   c.precond = CemPrecond::paper;
   c.precond_rank = 9;
-  EXPECT_NE(validate(c).find("precond_rank"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("precond_rank"), std::string::npos);
   c.precond_rank = 2;
   c.beta = -1.0f;
-  EXPECT_NE(validate(c).find("beta"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("beta"), std::string::npos);
 
   CemAttention broken(make_config(8, 3, 1, CemDiagonal::none, CemPrecond::none, 0));
   std::vector<float> h(16), out(16);
@@ -227,12 +227,12 @@ TEST(CemAttention, RejectsBadConfigsAndCallsWithMessages) {
   EXPECT_EQ(broken.parameter_count(), 0u);
 
   CemAttention layer(make_config(8, 2, 1, CemDiagonal::none, CemPrecond::none, 0));
-  EXPECT_NE(layer.forward(h.data(), 0, out.data()).find("n must be"), std::string::npos);
-  EXPECT_NE(layer.forward(h.data(), cem_max_rows + 1, out.data()).find("n must be"), std::string::npos);
+  EXPECT_NE(layer.forward(h.data(), 0, out.data()).message.find("n must be"), std::string::npos);
+  EXPECT_NE(layer.forward(h.data(), cem_max_rows + 1, out.data()).message.find("n must be"), std::string::npos);
   EXPECT_NE(layer.forward(nullptr, 2, out.data()), "");
   EXPECT_NE(layer.backward(h.data(), 2, nullptr, nullptr), "");
   double e = 0;
-  EXPECT_NE(layer.energy(h.data(), 2, 2, h.data(), &e).find("i must be"), std::string::npos);
+  EXPECT_NE(layer.energy(h.data(), 2, 2, h.data(), &e).message.find("i must be"), std::string::npos);
   EXPECT_EQ(layer.energy(h.data(), 2, 1, h.data(), &e), "");
   EXPECT_TRUE(parse_cem_diagonal("shared").has_value());
   EXPECT_FALSE(parse_cem_precond("bogus").has_value());

@@ -115,8 +115,8 @@ TEST(CemBaselines, CountParametersAndValidate) {
   EXPECT_EQ(mlp.parameter_count(), 3u * 8 * 24);
   EXPECT_EQ(validate(CemStdAttentionConfig{9, 2, 0.0f, 0}), "heads must divide d (d = 9, heads = 2)");
   slot.hidden = 0;
-  EXPECT_NE(validate(cem_block_std_mlp_config(slot, 0)).find("hidden"), std::string::npos);
-  EXPECT_NE(validate(slot).find("mlp: hidden"), std::string::npos);
+  EXPECT_NE(validate(cem_block_std_mlp_config(slot, 0)).message.find("hidden"), std::string::npos);
+  EXPECT_NE(validate(slot).message.find("mlp: hidden"), std::string::npos);
 }
 
 TEST(CemStdAttention, SequencesInOneCallGiveTheBitsOfOneCallPerSequence) {

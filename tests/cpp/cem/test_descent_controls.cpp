@@ -114,8 +114,8 @@ TEST(CemDescentControls, SetStepsGivesTheBitsOfALayerBuiltWithThatDepth) {
     ASSERT_EQ(built.forward(h.data(), n, b.data()), "");
     EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0) << steps;
   }
-  EXPECT_NE(trained.set_steps(0).find("steps"), std::string::npos);
-  EXPECT_NE(trained.set_steps(cem_max_steps + 1).find("steps"), std::string::npos);
+  EXPECT_NE(trained.set_steps(0).message.find("steps"), std::string::npos);
+  EXPECT_NE(trained.set_steps(cem_max_steps + 1).message.find("steps"), std::string::npos);
   EXPECT_EQ(trained.config().steps, 8);  // a refused call changes nothing
 
   CemMlp mlp(mlp_config(2, CemPrecond::none, false));
@@ -138,10 +138,10 @@ TEST(CemDescentControls, TransformerSetStepsReachesEveryCemLayer) {
     EXPECT_EQ(model.cem_attention(l)->config().steps, 4);
     EXPECT_EQ(model.cem_mlp(l)->config().steps, 3);
   }
-  EXPECT_NE(model.set_steps(0, 1).find("steps"), std::string::npos);
+  EXPECT_NE(model.set_steps(0, 1).message.find("steps"), std::string::npos);
   c.family = CemFamily::standard;
   CemTransformer standard(c);
-  EXPECT_NE(standard.set_steps(2, 2).find("cem"), std::string::npos);
+  EXPECT_NE(standard.set_steps(2, 2).message.find("cem"), std::string::npos);
 }
 
 TEST(CemDescentControls, AttentionEntropyIsThatOfTheForwardsSoftmax) {

@@ -252,7 +252,7 @@ TEST(CemEnergyProbes, EnergyGridChecksTheSliceAndPassesOnEnergyErrors) {
   std::vector<double> out(4);
   CemSlice s{h.data(), axes.data(), -1.0f, 1.0f, 2};
   EXPECT_EQ(cem_energy_grid(mlp, h.data(), 2, 0, s, out.data()),
-            "energy needs an activation with a closed-form antiderivative; gelu_tanh has none");
+            "energy needs an activation with a closed-form antiderivative; 'gelu_tanh' has none");
   EXPECT_EQ(cem_energy_grid(relu, h.data(), 2, 2, s, out.data()), "i must be in 0…n−1 (i = 2, n = 2)");
   EXPECT_EQ(cem_energy_grid(relu, h.data(), 2, 0, s, nullptr), "origin, axes and output must not be null");
   s.g = 513;

@@ -66,7 +66,7 @@ TEST(CemMlp, EnergyNeedsAnAntiderivative) {
       EXPECT_EQ(layer.energy(h.data(), 2, 0, h.data(), &e), "") << activation_name(act);
       EXPECT_EQ(layer.energy_trace(h.data(), 2, trace.data()), "");
     } else {
-      EXPECT_NE(layer.energy(h.data(), 2, 0, h.data(), &e).find("antiderivative"), std::string::npos);
+      EXPECT_NE(layer.energy(h.data(), 2, 0, h.data(), &e).message.find("antiderivative"), std::string::npos);
       EXPECT_NE(layer.energy_trace(h.data(), 2, trace.data()), "");
     }
   }
@@ -157,11 +157,11 @@ TEST(CemMlp, CountsParametersAndRejectsBadConfigs) {
   EXPECT_EQ(layer.parameter_count(), 2u * 8 * 32 + 8 + 2 * 8 * 2);
   CemMlpConfig c = make_config(8, 32, Activation::swish, 1, CemPrecond::none, 0);
   c.activation.beta = 0.0f;
-  EXPECT_NE(validate(c).find("activation.beta"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("activation.beta"), std::string::npos);
   c = make_config(8, 0, Activation::relu, 1, CemPrecond::none, 0);
   EXPECT_EQ(validate(c), "hidden must be in 1…" + std::to_string(cem_max_hidden) + " (hidden = 0)");
   c = make_config(8, 4, Activation::relu, 1, CemPrecond::psd, 9);
-  EXPECT_NE(validate(c).find("precond_rank"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("precond_rank"), std::string::npos);
   CemMlp broken(c);
   std::vector<float> h(16), out(16);
   EXPECT_EQ(broken.forward(h.data(), 2, out.data()), broken.error());

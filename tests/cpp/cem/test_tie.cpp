@@ -111,7 +111,7 @@ TEST(Tie, StandardMlpOptionsAreCheckedAsACemMlpsThenAsALayers) {
   EXPECT_EQ(validate_standard_mlp(8, 16, {Activation::swish, 0.0f}),
             cem_validate_gated_mlp(8, 16, {Activation::swish, 0.0f}));
   // Within the CEM caps (d ≤ 1024, hidden ≤ 8192) but beyond a layer's (≤ 4096).
-  const std::string layer_error = validate(standard_mlp_config(8, 5000, {Activation::silu, 1.0f}, 0));
+  const Status layer_error = validate(standard_mlp_config(8, 5000, {Activation::silu, 1.0f}, 0));
   ASSERT_NE(layer_error, "");
   EXPECT_EQ(validate_standard_mlp(8, 5000, {Activation::silu, 1.0f}), layer_error);
   const Layer mlp = standard_mlp(8, 16, {Activation::silu, 1.0f}, 3);

@@ -47,10 +47,10 @@ TEST(GpDescent, SpecEtaLearnedEtaAndMlpDepthReachTheModel) {
   spec.eta = 0;
   EXPECT_EQ(gp_model_config(small_train(), spec).attn_eta, small_train().eta);
   spec.mlp_steps = cem_max_steps + 1;
-  EXPECT_NE(validate(small_train(), spec).find("mlp_steps"), std::string::npos);
+  EXPECT_NE(validate(small_train(), spec).message.find("mlp_steps"), std::string::npos);
   spec.mlp_steps = 0;
   spec.eta = -1;
-  EXPECT_NE(validate(small_train(), spec).find("eta"), std::string::npos);
+  EXPECT_NE(validate(small_train(), spec).message.find("eta"), std::string::npos);
 }
 
 TEST(GpDescent, StepSizesAreEachLayersEta) {
@@ -73,7 +73,7 @@ TEST(GpDescent, StepSizesAreEachLayersEta) {
   spec.family = CemFamily::standard;
   spec.diagonal = CemDiagonal::none;
   GpSession standard(small_train(), spec);
-  EXPECT_NE(standard.step_sizes(eta.data()).find("cem"), std::string::npos);
+  EXPECT_NE(standard.step_sizes(eta.data()).message.find("cem"), std::string::npos);
 }
 
 TEST(GpDescent, EvaluatingAtAnotherDepthIsTheModelAtThatDepth) {
@@ -97,12 +97,12 @@ TEST(GpDescent, EvaluatingAtAnotherDepthIsTheModelAtThatDepth) {
   ASSERT_EQ(session.predict(seqs[0], again.data()), "");
   EXPECT_EQ(std::memcmp(again.data(), trained.data(), sizeof(double) * n), 0);
 
-  EXPECT_NE(session.set_eval_steps(-1).find("eval_steps"), std::string::npos);
-  EXPECT_NE(session.set_eval_steps(cem_max_steps + 1).find("eval_steps"), std::string::npos);
+  EXPECT_NE(session.set_eval_steps(-1).message.find("eval_steps"), std::string::npos);
+  EXPECT_NE(session.set_eval_steps(cem_max_steps + 1).message.find("eval_steps"), std::string::npos);
   spec.family = CemFamily::standard;
   spec.diagonal = CemDiagonal::none;
   GpSession standard(small_train(), spec);
-  EXPECT_NE(standard.set_eval_steps(2).find("cem"), std::string::npos);
+  EXPECT_NE(standard.set_eval_steps(2).message.find("cem"), std::string::npos);
   EXPECT_EQ(standard.set_eval_steps(0), "");
 }
 

@@ -113,15 +113,15 @@ TEST(GpSession, ScheduleWarmsUpThenDecays) {
 TEST(GpSession, ValidatesAndReportsErrors) {
   GpTrainConfig t = small_train();
   t.batch = 0;
-  EXPECT_NE(GpSession(t, cem_spec(1)).error().find("batch"), std::string::npos);
+  EXPECT_NE(GpSession(t, cem_spec(1)).error().message.find("batch"), std::string::npos);
   t = small_train();
   t.heads = 3;
-  EXPECT_NE(GpSession(t, cem_spec(1)).error().find("heads"), std::string::npos);
-  EXPECT_NE(GpSession(small_train(), cem_spec(99)).error().find("steps"), std::string::npos);
+  EXPECT_NE(GpSession(t, cem_spec(1)).error().message.find("heads"), std::string::npos);
+  EXPECT_NE(GpSession(small_train(), cem_spec(99)).error().message.find("steps"), std::string::npos);
   t = small_train();
   t.data.noise_std = -1;
   GpSession bad(t, cem_spec(1));
-  EXPECT_EQ(bad.error().rfind("data: ", 0), 0u);
+  EXPECT_EQ(bad.error().message.rfind("data: ", 0), 0u);
   EXPECT_EQ(bad.train(1), bad.error());
 }
 

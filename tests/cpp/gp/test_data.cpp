@@ -164,10 +164,10 @@ TEST(GpData, Validates) {
   EXPECT_EQ(validate(c), "dx must be in 1…16 (dx = 0)");
   c = config_1d();
   c.noise_std = 0;
-  EXPECT_NE(validate(c).find("noise_std"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("noise_std"), std::string::npos);
   c = config_1d();
   c.length = 100000;
-  EXPECT_NE(validate(c).find("length"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("length"), std::string::npos);
   EXPECT_EQ(parse_gp_inputs("normal"), GpInputs::normal);
   EXPECT_FALSE(parse_gp_inputs("cauchy").has_value());
 }

@@ -65,17 +65,17 @@ TEST(CensusTable, RunCensusMakesOneRowPerKindActivationAndRank) {
 TEST(CensusTable, RefusalsNameTheField) {
   CensusOptions o;
   o.kinds.clear();
-  EXPECT_NE(validate(o).find("kinds"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("kinds"), std::string::npos);
   o = {};
   o.hidden = 40;
   o.ranks = {4};
-  EXPECT_NE(validate(o).find("census cap"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("census cap"), std::string::npos);
   o = {};
   o.ranks = {5};
-  EXPECT_NE(validate(o).find("rank"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("rank"), std::string::npos);
   o = {};
   o.threshold = 0;
-  EXPECT_NE(validate(o).find("threshold"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("threshold"), std::string::npos);
 }
 
 TEST(CensusTable, ListsParseIntoTheOptionsAndNameTheirFirstBadEntry) {

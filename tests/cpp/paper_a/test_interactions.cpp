@@ -114,5 +114,5 @@ TEST(Interactions, AtAnInputTheResultCarriesTheQuadraticFormAndTheLayersReadOut)
 
 TEST(Interactions, MlpIsRefused) {
   const Layer mlp({LayerKind::mlp, {Activation::relu, 1.0f}, 3, 4, 1, 1, 1});
-  EXPECT_NE(validate_interactions(mlp).find("'mlp'"), std::string::npos);
+  EXPECT_NE(validate_interactions(mlp).message.find("'mlp'"), std::string::npos);
 }

@@ -184,13 +184,13 @@ INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients, testing::ValuesIn(testing_sup
 TEST(LayerConfigValidation, RejectsBadSizesWithNamedField) {
   LayerConfig c;
   c.d_in = 0;
-  EXPECT_NE(validate(c).find("dIn"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("d_in"), std::string::npos);
   c = LayerConfig{};
   c.hidden = max_layer_dim + 1;
-  EXPECT_NE(validate(c).find("hidden"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("hidden"), std::string::npos);
   c = LayerConfig{};
   c.rank = c.d_in + 1;
-  EXPECT_NE(validate(c).find("rank"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("rank"), std::string::npos);
   c = LayerConfig{};
   c.kind = LayerKind::mlp;
   c.rank = 99;  // ignored by mlp
@@ -198,10 +198,10 @@ TEST(LayerConfigValidation, RejectsBadSizesWithNamedField) {
   c = LayerConfig{};
   c.d_in = c.hidden = 4096;
   c.rank = 4;
-  EXPECT_NE(validate(c).find("parameters"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("parameters"), std::string::npos);
   c = LayerConfig{};
   c.activation.beta = NAN;
-  EXPECT_NE(validate(c).find("beta"), std::string::npos);
+  EXPECT_NE(validate(c).message.find("beta"), std::string::npos);
 }
 
 TEST(LayerLifetime, LiveCountTracksConstructionAndCopies) {

@@ -281,14 +281,36 @@ TEST(RankApprox, NeverWorseThanOnePerPairAndMonotoneInRank) {
 TEST(RankApprox, RefusalsNameTheField) {
   RankApproxOptions o;
   o.d_in = 0;
-  EXPECT_NE(validate(o).find("dIn"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("d_in"), std::string::npos);
   o = {};
   o.d_in = 65;
-  EXPECT_NE(validate(o).find("dIn"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("d_in"), std::string::npos);
   o = {};
   o.inputs = 0;
-  EXPECT_NE(validate(o).find("inputs"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("inputs"), std::string::npos);
   o = {};
   o.hidden = 0;
-  EXPECT_NE(validate(o).find("hidden"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("hidden"), std::string::npos);
+}
+
+TEST(RankApprox, TableHoldsTheRowsInOrderThenZeros) {
+  RankApproxOptions o;
+  o.d_in = 4;
+  o.hidden = 3;
+  o.d_out = 2;
+  o.seed = 7;
+  ASSERT_EQ(validate(o), "");
+  const std::vector<RankApproxRow> rows = rank_approximation(o);
+  const std::vector<double> table = rank_approx_table(rows, o.d_in);
+  ASSERT_EQ(table.size(), std::size_t(rank_approx_fields) * o.d_in);
+  ASSERT_LE(rows.size(), std::size_t(o.d_in));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const double* slot = table.data() + r * rank_approx_fields;
+    EXPECT_EQ(slot[0], rows[r].rank);
+    EXPECT_EQ(slot[1], rows[r].error);
+    EXPECT_EQ(slot[2], double(rows[r].parameters));
+    EXPECT_EQ(slot[4], rows[r].energy);
+    EXPECT_EQ(slot[7], rows[r].exact ? 1.0 : 0.0);
+  }
+  for (std::size_t e = rows.size() * rank_approx_fields; e < table.size(); ++e) EXPECT_EQ(table[e], 0.0);
 }

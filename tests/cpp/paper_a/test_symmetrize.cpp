@@ -90,13 +90,13 @@ TEST(Symmetrize, DoubleBackwardMatchesFiniteDifferencesAtEveryLambda) {
 
 TEST(Symmetrize, ValidationNamesSymmetrize) {
   for (float bad : {-0.1f, 1.5f, NAN, INFINITY}) {
-    EXPECT_NE(validate(gated(Activation::silu, bad)).find("symmetrize"), std::string::npos) << bad;
+    EXPECT_NE(validate(gated(Activation::silu, bad)).message.find("symmetrize"), std::string::npos) << bad;
   }
   LayerConfig mlp = gated(Activation::relu, 0.5f);
   mlp.kind = LayerKind::mlp;
-  EXPECT_NE(validate(mlp).find("symmetrize applies to the 'gated' kind only"), std::string::npos);
+  EXPECT_NE(validate(mlp).message.find("symmetrize applies to the 'gated' kind only"), std::string::npos);
   mlp.kind = LayerKind::symmetric;
-  EXPECT_NE(validate(mlp).find("symmetrize"), std::string::npos);
+  EXPECT_NE(validate(mlp).message.find("symmetrize"), std::string::npos);
   EXPECT_EQ(validate(gated(Activation::silu, 1.0f)), "");
 }
 

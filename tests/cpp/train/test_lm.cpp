@@ -179,7 +179,7 @@ TEST(LmSession, GaugeFixingKeepsQAtUnitNorm) {
     EXPECT_NEAR(n2, 1.0, 1e-5);
   }
   c.model.activation = {Activation::silu, 1.0f};
-  EXPECT_NE(validate(c, *corpus).find("gauge_fix"), std::string::npos);
+  EXPECT_NE(validate(c, *corpus).message.find("gauge_fix"), std::string::npos);
 }
 
 TEST(LmSession, RefusesBadConfigs) {
@@ -189,10 +189,10 @@ TEST(LmSession, RefusesBadConfigs) {
   EXPECT_NE(LmSession(c, corpus).error(), "");
   c = small_config();
   c.optimizer.learning_rate = 0;
-  EXPECT_NE(LmSession(c, corpus).error().find("optimizer"), std::string::npos);
+  EXPECT_NE(LmSession(c, corpus).error().message.find("optimizer"), std::string::npos);
   c = small_config();
   c.model.heads = 3;
-  EXPECT_NE(LmSession(c, corpus).error().find("model"), std::string::npos);
+  EXPECT_NE(LmSession(c, corpus).error().message.find("model"), std::string::npos);
   LmSession broken(c, corpus);
   EXPECT_EQ(broken.train(1), broken.error());
   EXPECT_NE(LmSession(small_config(), nullptr).error(), "");

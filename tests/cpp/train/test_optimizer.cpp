@@ -31,7 +31,7 @@ TEST(Optimizer, SgdStepsAgainstTheGradient) {
   OptimizerOptions o{OptimizerKind::sgd, 0.5f};
   Optimizer opt(o, count);
   LayerParams p = params_filled(1.0f);
-  opt.step(p, params_filled(0.2f));
+  EXPECT_TRUE(opt.step(p, params_filled(0.2f)).ok());
   EXPECT_FLOAT_EQ(p.q(0, 0, 0), 0.9f);
   EXPECT_FLOAT_EQ(p.v(1, 0), 0.9f);
 }
@@ -40,8 +40,8 @@ TEST(Optimizer, MomentumAccumulatesVelocity) {
   OptimizerOptions o{OptimizerKind::momentum, 0.1f, 0.5f};
   Optimizer opt(o, count);
   LayerParams p = params_filled(0.0f);
-  opt.step(p, params_filled(1.0f));  // v = 1,   θ = −0.1
-  opt.step(p, params_filled(1.0f));  // v = 1.5, θ = −0.25
+  EXPECT_TRUE(opt.step(p, params_filled(1.0f)).ok());  // v = 1,   θ = −0.1
+  EXPECT_TRUE(opt.step(p, params_filled(1.0f)).ok());  // v = 1.5, θ = −0.25
   EXPECT_FLOAT_EQ(p.k(1, 0, 1), -0.25f);
   EXPECT_FLOAT_EQ(opt.state().first[3], 1.5f);
 }
@@ -51,7 +51,7 @@ TEST(Optimizer, AdamFirstStepIsTheLearningRateTimesTheSignThanksToBiasCorrection
   for (float g : {1e-3f, 0.5f, -40.0f}) {
     Optimizer opt(o, count);
     LayerParams p = params_filled(0.0f);
-    opt.step(p, params_filled(g));
+    EXPECT_TRUE(opt.step(p, params_filled(g)).ok());
     EXPECT_NEAR(p.q(0, 0, 1), g > 0 ? -0.01f : 0.01f, 1e-6f) << g;
   }
 }
@@ -68,7 +68,7 @@ TEST(Optimizer, EveryKindMinimisesAQuadratic) {
         for (std::size_t i = 0; i < t->size(); ++i) gt.data()[i] = t->data()[i] - 3.0f;
       }
       for (std::size_t i = 0; i < p.v.size(); ++i) g.v.data()[i] = p.v.data()[i] - 3.0f;
-      opt.step(p, g);
+      EXPECT_TRUE(opt.step(p, g).ok());
     }
     EXPECT_NEAR(p.q(1, 0, 1), 3.0f, 1e-3f) << optimizer_name(kind);
     EXPECT_NEAR(p.v(0, 0), 3.0f, 1e-3f) << optimizer_name(kind);
@@ -79,14 +79,14 @@ TEST(Optimizer, RestoredStateReplaysTheSameSteps) {
   OptimizerOptions o{OptimizerKind::adam, 0.1f};
   Optimizer opt(o, count);
   LayerParams p = params_filled(1.0f);
-  opt.step(p, params_filled(0.3f));
+  EXPECT_TRUE(opt.step(p, params_filled(0.3f)).ok());
   const OptimizerState saved = opt.state();
   const LayerParams saved_params = p;
-  opt.step(p, params_filled(-0.7f));
+  EXPECT_TRUE(opt.step(p, params_filled(-0.7f)).ok());
   const LayerParams first = p;
   opt.restore(saved);
   p = saved_params;
-  opt.step(p, params_filled(-0.7f));
+  EXPECT_TRUE(opt.step(p, params_filled(-0.7f)).ok());
   EXPECT_EQ(p.q, first.q);
   EXPECT_EQ(p.v, first.v);
 }
@@ -94,13 +94,13 @@ TEST(Optimizer, RestoredStateReplaysTheSameSteps) {
 TEST(Optimizer, RefusalsNameTheField) {
   auto error = [](OptimizerOptions o) { return validate(o); };
   EXPECT_EQ(error({}), "");
-  EXPECT_NE(error({OptimizerKind::sgd, 0.0f}).find("learningRate"), std::string::npos);
-  EXPECT_NE(error({OptimizerKind::sgd, NAN}).find("learningRate"), std::string::npos);
-  EXPECT_NE(error({OptimizerKind::sgd, 2e6f}).find("learningRate"), std::string::npos);
-  EXPECT_NE(error({OptimizerKind::momentum, 0.1f, 1.0f}).find("momentum"), std::string::npos);
-  EXPECT_NE(error({OptimizerKind::adam, 0.1f, 0.9f, -0.1f}).find("beta1"), std::string::npos);
-  EXPECT_NE(error({OptimizerKind::adam, 0.1f, 0.9f, 0.9f, 1.0f}).find("beta2"), std::string::npos);
-  EXPECT_NE(error({OptimizerKind::adam, 0.1f, 0.9f, 0.9f, 0.99f, 0.0f}).find("epsilon"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::sgd, 0.0f}).message.find("learning_rate"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::sgd, NAN}).message.find("learning_rate"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::sgd, 2e6f}).message.find("learning_rate"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::momentum, 0.1f, 1.0f}).message.find("momentum"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::adam, 0.1f, 0.9f, -0.1f}).message.find("beta1"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::adam, 0.1f, 0.9f, 0.9f, 1.0f}).message.find("beta2"), std::string::npos);
+  EXPECT_NE(error({OptimizerKind::adam, 0.1f, 0.9f, 0.9f, 0.99f, 0.0f}).message.find("epsilon"), std::string::npos);
   EXPECT_EQ(parse_optimizer("adam"), OptimizerKind::adam);
   EXPECT_FALSE(parse_optimizer("lion"));
 }
@@ -118,7 +118,7 @@ TEST(Optimizer, AdamwFirstStepMovesEachParameterByTheLearningRateAgainstItsGradi
   EXPECT_NEAR(value[1], -2.0 + 0.1, 1e-6);
   EXPECT_NEAR(value[2], 0.5 - 0.1, 1e-6);
   config.learning_rate = -1.0f;
-  EXPECT_NE(validate(config).find("learningRate"), std::string::npos);
+  EXPECT_NE(validate(config).message.find("learning_rate"), std::string::npos);
   std::vector<ParamView<double>> other = {{"x", value.data(), grad.data(), 2, 1, 2}};
   EXPECT_NE(adam.step(other), "");
 }
@@ -161,7 +161,7 @@ TEST(Optimizer, NonFiniteGradientsChangeNothing) {
   std::vector<float> value = {1.0f, 2.0f}, grad = {1.0f, NAN};
   std::vector<ParamView<float>> views = {{"x", value.data(), grad.data(), 2, 1, 2}};
   Optimizer adam(OptimizerOptions{});
-  EXPECT_NE(adam.step(views).find("not finite"), std::string::npos);
+  EXPECT_NE(adam.step(views).message.find("not finite"), std::string::npos);
   EXPECT_EQ(value[0], 1.0f);
   EXPECT_EQ(adam.steps_taken(), 0);
 }

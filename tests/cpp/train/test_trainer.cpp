@@ -130,7 +130,7 @@ TEST(Trainer, AFullBatchStepIsAnAdamStepOnTheWholeSplit) {
   LayerParams grads;
   layer.backward(x.data(), n, grad.data(), nullptr, grads);
   Optimizer adam(o.optimizer, layer.parameter_count());
-  adam.step(layer.params(), grads);
+  ASSERT_TRUE(adam.step(layer.params(), grads).ok());
 
   ASSERT_EQ(trainer.step(1), 1);
   const LayerParams& got = trainer.layer().params();
@@ -357,8 +357,8 @@ TEST(Trainer, CallArgumentsAreCheckedWithMessagesNamingThem) {
   EXPECT_EQ(validate_grid(8, 0.0f), "extent must be a number in (0, 10000]");
   EXPECT_EQ(validate_grid(8, NAN), "extent must be a number in (0, 10000]");
   EXPECT_EQ(validate_learning_rate(1e6f), "");
-  EXPECT_EQ(validate_learning_rate(0.0f), "learningRate must be a number in (0, 1000000]");
-  EXPECT_EQ(validate_learning_rate(2e6f), "learningRate must be a number in (0, 1000000]");
+  EXPECT_EQ(validate_learning_rate(0.0f), "learning_rate must be a number in (0, 1000000]");
+  EXPECT_EQ(validate_learning_rate(2e6f), "learning_rate must be a number in (0, 1000000]");
 }
 
 TEST(Trainer, GridIsTheLayerOnTheInputPlaneWithRowZeroOnTop) {
@@ -376,15 +376,15 @@ TEST(Trainer, GridIsTheLayerOnTheInputPlaneWithRowZeroOnTop) {
 TEST(Trainer, RefusalsNameTheField) {
   TrainerOptions o = trainer_options(LayerKind::gated, Activation::relu, 8);
   o.batch_size = -1;
-  EXPECT_NE(validate(o).find("batchSize"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("batch_size"), std::string::npos);
   o = trainer_options(LayerKind::gated, Activation::relu, 8);
   o.eval_every = 0;
-  EXPECT_NE(validate(o).find("evalEvery"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("eval_every"), std::string::npos);
   o = trainer_options(LayerKind::gated, Activation::relu, 2000);
-  EXPECT_NE(validate(o).find("hidden"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("hidden"), std::string::npos);
   o = trainer_options(LayerKind::gated, Activation::relu, 8, -1.0f);
-  EXPECT_NE(validate(o).find("learningRate"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("learning_rate"), std::string::npos);
   o = trainer_options(LayerKind::gated, Activation::relu, 8);
   o.layer.rank = 4;
-  EXPECT_NE(validate(o).find("rank"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("rank"), std::string::npos);
 }

@@ -99,20 +99,20 @@ TEST(Race, ADivergedRunIsCountedAndExplained) {
 TEST(Race, RefusalsNameTheField) {
   RaceOptions o = small_race();
   o.seeds = 0;
-  EXPECT_NE(validate(o).find("seeds"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("seeds"), std::string::npos);
   o = small_race();
   o.models.clear();
-  EXPECT_NE(validate(o).find("models"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("models"), std::string::npos);
   o = small_race();
   o.steps = 100000;
   o.trainer.eval_every = 1;
-  EXPECT_NE(validate(o).find("evalEvery"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("eval_every"), std::string::npos);
   o = small_race();
   o.budget = 0;
-  EXPECT_NE(validate(o).find("budget"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("budget"), std::string::npos);
   o = small_race();
   o.data.count = 2;
-  EXPECT_NE(validate(o).find("count"), std::string::npos);
+  EXPECT_NE(validate(o).message.find("count"), std::string::npos);
 }
 
 TEST(Race, ModelListsParseAsKindColonActivationAndNameTheirFirstBadEntry) {

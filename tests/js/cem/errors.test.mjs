@@ -101,7 +101,7 @@ test('every call refuses wrong arrays, lengths, non-finite values and indices', 
   d1.dispose();
 
   const mlp = lab.cem.createMlp({ d: 4, hidden: 4, activation: 'gelu_tanh', seed: 1 });
-  throwsNamed(() => mlp.energy(h, 2, 0, y), /energy needs an activation with a closed-form antiderivative; gelu_tanh has none/, 'activation',
+  throwsNamed(() => mlp.energy(h, 2, 0, y), /energy needs an activation with a closed-form antiderivative; 'gelu_tanh' has none/, 'activation',
     'unsupported');
   throwsNamed(() => mlp.energyTrace(h, 2), /antiderivative/, 'activation', 'unsupported');
   throwsNamed(() => mlp.energyGrid(h, 2, 0), /antiderivative/, 'activation', 'unsupported');

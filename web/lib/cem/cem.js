@@ -62,7 +62,7 @@ export function installCem(core) {
   };
 
   // The tie helpers refuse a layer that is not one standard layer: the request is unsupported.
-  const tieProblem = (problem, argument) => throwCoreError(problem, { argument, fields: [], code: 'unsupported' });
+  const tieProblem = (problem, argument) => throwCoreError(problem, { argument, fields: [] });
 
   return Object.freeze({
     /** Diagonal options of createAttention. */

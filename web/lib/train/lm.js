@@ -122,7 +122,7 @@ export class LmSession extends Owned {
   restore(bytes) {
     const handle = handleOf(this);
     if (!(bytes instanceof Uint8Array)) fail('bytes', 'a Uint8Array from checkpoint()', bytes, 'invalid-type');
-    throwCoreError(handle.restore(bytes), { argument: 'bytes', fields: [], code: 'invalid-value' });
+    throwCoreError(handle.restore(bytes), { argument: 'bytes', fields: [] });
   }
 }
 
@@ -157,7 +157,7 @@ export function installLm(core) {
       const val = optional(o.validationFraction, 0.05, (v) => finiteNumber('options.validationFraction', v));
       const handle = new m.LmCorpus(text, dev, val);
       const error = handle.error();
-      if (error) {
+      if (error.code !== 'ok') {
         handle.delete();
         throwCoreError(error, { argument: text.length < 1000 ? 'text' : 'options', fields: [] });
       }

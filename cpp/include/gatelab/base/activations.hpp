@@ -12,6 +12,8 @@
 // left one. swish with β = 1 gives exactly silu's bits.
 #pragma once
 
+#include "gatelab/base/status.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <string_view>
@@ -37,6 +39,8 @@ const char* activation_name(Activation a);
 const char* activation_label(Activation a);
 const char* activation_short_label(Activation a);
 std::optional<Activation> parse_activation(std::string_view name);
+// The same as a status naming field when the name is not in the catalogue.
+Status parse_activation(std::string_view name, std::string_view field, Activation& out);
 Activation activation_by_index(int i);  // 0 … activation_count-1, catalogue order (else identity)
 
 // Degree p with σ(αz) = αᵖσ(z) for all α > 0 and z, if one exists (identity, relu,

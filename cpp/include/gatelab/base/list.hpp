@@ -3,6 +3,7 @@
 // reported instead of read as 0.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,6 @@ bool parse_int(std::string_view text, int& out);
 
 // The items of text as integers, appended to out; "" or "<field>: '<item>' is not an integer"
 // for the first item that is not one (out then holds the items before it).
-std::string parse_int_list(std::string_view text, std::string_view field, std::vector<int>& out);
+Status parse_int_list(std::string_view text, std::string_view field, std::vector<int>& out);
 
 }  // namespace gatelab

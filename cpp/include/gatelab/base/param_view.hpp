@@ -5,6 +5,7 @@
 // matrices yes; norm gains, diagonals and preconditioner parameters no.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cmath>
 #include <cstddef>
 #include <string>
@@ -54,28 +55,28 @@ void read_flat(const std::vector<ParamView<S>>& views, S* out, bool grads = fals
 // The inverse of read_flat for the values: "" or, when an entry of in is not finite, an
 // error and nothing changed.
 template <class S>
-std::string write_flat(const std::vector<ParamView<S>>& views, const S* in) {
+Status write_flat(const std::vector<ParamView<S>>& views, const S* in) {
   const std::size_t total = count_parameters(views);
   for (std::size_t e = 0; e < total; ++e) {
-    if (!std::isfinite(in[e])) return "every parameter must be finite";
+    if (!std::isfinite(in[e])) return not_finite("", "every parameter must be finite");
   }
   for (const auto& v : views) {
     for (std::size_t e = 0; e < v.size; ++e) v.value[stored_index(v, e)] = *in++;
   }
-  return "";
+  return {};
 }
 
 // Copies every value from src into dst (same names and sizes, any scalar types).
 template <class D, class S>
-std::string copy_parameters(const std::vector<ParamView<D>>& dst, const std::vector<ParamView<S>>& src) {
-  if (dst.size() != src.size()) return "parameter lists differ in length";
+Status copy_parameters(const std::vector<ParamView<D>>& dst, const std::vector<ParamView<S>>& src) {
+  if (dst.size() != src.size()) return invalid_value("", "parameter lists differ in length");
   for (std::size_t i = 0; i < dst.size(); ++i) {
     if (dst[i].name != src[i].name || dst[i].size != src[i].size) {
-      return "parameter " + dst[i].name + " does not match " + src[i].name;
+      return invalid_value("", "parameter " + dst[i].name + " does not match " + src[i].name);
     }
     for (std::size_t j = 0; j < dst[i].size; ++j) dst[i].value[j] = static_cast<D>(src[i].value[j]);
   }
-  return "";
+  return {};
 }
 
 template <class S>
@@ -88,15 +89,15 @@ const ParamView<S>* find_parameter(const std::vector<ParamView<S>>& views, std::
 
 // Overwrites the named parameter with size values from data.
 template <class S>
-std::string set_parameter(const std::vector<ParamView<S>>& views, std::string_view name, const S* data,
+Status set_parameter(const std::vector<ParamView<S>>& views, std::string_view name, const S* data,
                           std::size_t size) {
   const ParamView<S>* v = find_parameter(views, name);
-  if (v == nullptr) return "no parameter named " + std::string(name);
+  if (v == nullptr) return invalid_value("", "no parameter named '" + std::string(name) + "'");
   if (size != v->size || data == nullptr) {
-    return "parameter " + v->name + " needs " + std::to_string(v->size) + " values, got " + std::to_string(size);
+    return unsupported("", "parameter " + v->name + " needs " + std::to_string(v->size) + " values, got " + std::to_string(size));
   }
   for (std::size_t j = 0; j < size; ++j) v->value[j] = data[j];
-  return "";
+  return {};
 }
 
 // Prefixes every view's name (e.g. "block0.mlp.") and appends the views to out.

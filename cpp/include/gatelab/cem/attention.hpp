@@ -9,6 +9,7 @@
 // start point of its own). Errors come back as strings ("" = fine); nothing throws.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,8 +35,8 @@ struct CemAttentionConfig {
   bool learn_eta = false;  // η = softplus(θ) is a parameter "eta" (docs/MATH.md §B14)
 };
 
-// "" when valid, else a message naming the field, e.g. "heads must divide d (d = 8, heads = 3)".
-std::string validate(const CemAttentionConfig& config);
+// ok when valid, else a status naming the field, e.g. "heads must divide d (d = 8, heads = 3)".
+Status validate(const CemAttentionConfig& config);
 // β actually used: config.beta, or 1/√(d/heads) when it is 0.
 double cem_effective_beta(const CemAttentionConfig& config);
 
@@ -56,14 +57,14 @@ class CemAttentionT {
   // diag = 0, preconditioner as cem_preconditioner.hpp says (P = I for none and paper).
   explicit CemAttentionT(const CemAttentionConfig& config);
 
-  const std::string& error() const { return error_; }
+  const Status& error() const { return error_; }
   const CemAttentionConfig& config() const { return config_; }
   S beta() const { return beta_; }
   // η of a step: config().eta, or softplus(θ) when it is learned.
   S step_size() const;
   // Changes T (1 … cem_max_steps) for later calls, e.g. to evaluate a trained layer at
   // another depth of recursion (test-time recursion); "" or a message naming steps.
-  std::string set_steps(int steps);
+  Status set_steps(int steps);
   CemAttentionParamsT<S>& params() { return params_; }
   const CemAttentionParamsT<S>& params() const { return params_; }
   // dL/d(params) of the last backward (accumulated when asked), shaped like params().
@@ -76,31 +77,31 @@ class CemAttentionT {
   std::size_t parameter_count() const;
 
   // h: (n, d) → out: (n, d). out must not alias h.
-  std::string forward(const S* h, int n, S* out) const;
+  Status forward(const S* h, int n, S* out) const;
   // ε_att(y | h_0..h_i) in double; y: (d), 0 ≤ i < n.
-  std::string energy(const S* h, int n, int i, const S* y, double* out) const;
+  Status energy(const S* h, int n, int i, const S* y, double* out) const;
   // ∇_y ε_att(y | h_0..h_i) in double, out: (d) (docs/MATH.md §B2, §B4):
   //   ∇ε = −Σ_k Σ_{j≤i} α_kj A_k h_j,  α_k = softmax_j(β yᵀ A_k h_j).
   // At y = h_i, −∇ε is the step of one plain CEM step (T = 1, η = 1, P = I).
-  std::string energy_gradient(const S* h, int n, int i, const S* y, double* out) const;
+  Status energy_gradient(const S* h, int n, int i, const S* y, double* out) const;
   // out: (n, T+1), row i = energy of token i's variable before the first and after each step.
-  std::string energy_trace(const S* h, int n, double* out) const;
+  Status energy_trace(const S* h, int n, double* out) const;
   // out: (n, T), row i = the attention entropy −Σ_j α_kij log α_kij of token i at each step,
   // averaged over heads (docs/MATH.md §B15): low when a step reads mostly one memory.
-  std::string attention_entropy(const S* h, int n, double* out) const;
+  Status attention_entropy(const S* h, int n, double* out) const;
   // out: (T+1, n, d), the iterates y⁰ = h, …, y^T that forward() passes through, bit for bit
   // (docs/MATH.md §B15); (T+1)·n·d must fit cem_max_tensor_floats.
-  std::string trajectory(const S* h, int n, S* out) const;
+  Status trajectory(const S* h, int n, S* out) const;
   // Smallest eigenvalue of P (1 for none).
-  std::string precond_min_eigenvalue(double* out) const;
+  Status precond_min_eigenvalue(double* out) const;
   // P as a dense d×d row-major matrix.
-  std::string precond_dense(double* out) const;
+  Status precond_dense(double* out) const;
   // The d eigenvalues of P, ascending (d ≤ cem_max_spectrum_dim).
-  std::string precond_spectrum(double* out) const;
+  Status precond_spectrum(double* out) const;
 
   // Given h (n, d) and grad_out = dL/d(out) (n, d): writes dL/dh to grad_h (skipped when null)
   // and sets grads() to dL/d(params), or adds to them when accumulate. Recomputes the forward.
-  std::string backward(const S* h, int n, const S* grad_out, S* grad_h, bool accumulate = false);
+  Status backward(const S* h, int n, const S* grad_out, S* grad_h, bool accumulate = false);
 
  private:
   // One forward's trajectory and the scratch of a step (all row-major, rows = tokens).
@@ -114,7 +115,7 @@ class CemAttentionT {
     std::vector<S> alpha_sum, ds_sum;   // n×n: Σ_k α_k, Σ_k dS_k, shared diagonal only
     std::vector<S> dkeys;               // backward: heads × (n×d_h), dL/dK_k
   };
-  std::string check(int n, const void* in, const void* out) const;
+  Status check(int n, const void* in, const void* out) const;
   void run_forward(const S* h, int n, Trajectory& tr) const;
   void prepare_step(const S* h, const S* y, int n, Trajectory& tr) const;
   void head_alpha(int k, const S* h, const S* y, int n, Trajectory& tr) const;
@@ -128,7 +129,7 @@ class CemAttentionT {
   const S* head_diag(int k) const;
 
   CemAttentionConfig config_;
-  std::string error_;
+  Status error_;
   int dh_ = 0;
   S beta_ = 0;
   CemAttentionParamsT<S> params_;

@@ -9,6 +9,7 @@
 // attention(h) (tested).
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,7 +35,7 @@ struct CemStdAttentionConfig {
   float beta = 0.0f;  // 0 means 1/√d_h
   std::uint64_t seed = 0;
 };
-std::string validate(const CemStdAttentionConfig& config);
+Status validate(const CemStdAttentionConfig& config);
 
 template <class S>
 struct CemStdAttentionParamsT {
@@ -47,7 +48,7 @@ class CemStdAttentionT {
  public:
   // Init: W_Q, W_K, W_V ~ N(0, 1/d), W_O ~ N(0, 1/d), in that order, from Pcg32(seed).
   explicit CemStdAttentionT(const CemStdAttentionConfig& config);
-  const std::string& error() const { return error_; }
+  const Status& error() const { return error_; }
   const CemStdAttentionConfig& config() const { return config_; }
   S beta() const { return beta_; }
   CemStdAttentionParamsT<S>& params() { return params_; }
@@ -58,9 +59,9 @@ class CemStdAttentionT {
   std::size_t parameter_count() const;
 
   // x: (n, d) → out: (n, d), no residual.
-  std::string forward(const S* x, int n, S* out) const;
+  Status forward(const S* x, int n, S* out) const;
   // Sets (or adds to) grads(); writes dL/dx when grad_x is not null. Recomputes the forward.
-  std::string backward(const S* x, int n, const S* grad_out, S* grad_x, bool accumulate = false);
+  Status backward(const S* x, int n, const S* grad_out, S* grad_x, bool accumulate = false);
 
   // The transformer's path: x holds `sequences` causal sequences of n tokens one after the
   // other ((sequences·n) × d), each attending only to itself. The projections and the weight
@@ -69,8 +70,8 @@ class CemStdAttentionT {
   // weights, and backward_sequences, given the same x, reads them instead of recomputing.
   // The bits are those of forward / backward(accumulate = true) called on each sequence in
   // turn. backward_sequences adds to grads().
-  std::string forward_sequences(const S* x, int n, int sequences, S* out);
-  std::string backward_sequences(const S* x, int n, int sequences, const S* grad_out, S* grad_x);
+  Status forward_sequences(const S* x, int n, int sequences, S* out);
+  Status backward_sequences(const S* x, int n, int sequences, const S* grad_out, S* grad_x);
 
   // What one forward keeps for its backward, and the backward's scratch (reused between calls).
   struct Cache {
@@ -88,7 +89,7 @@ class CemStdAttentionT {
   void backward_from(Cache& cache, const S* x, const S* grad_out, S* grad_x);
 
   CemStdAttentionConfig config_;
-  std::string error_;
+  Status error_;
   int dh_ = 0;
   S beta_ = 0;
   CemStdAttentionParamsT<S> params_, grads_;

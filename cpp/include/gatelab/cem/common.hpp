@@ -5,6 +5,7 @@
 // CemMlp, …); S = double exists so the tests can check gradients by finite differences.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -49,24 +50,29 @@ const char* cem_family_name(CemFamily v);
 std::optional<CemDiagonal> parse_cem_diagonal(std::string_view name);
 std::optional<CemPrecond> parse_cem_precond(std::string_view name);
 std::optional<CemFamily> parse_cem_family(std::string_view name);
+// The same as statuses naming the option ("diagonal", "precond", "family"). The diagonal also
+// takes the JS API's spelling 'per-head' beside the core's 'per_head'.
+Status parse_cem_diagonal(std::string_view name, CemDiagonal& out);
+Status parse_cem_precond(std::string_view name, CemPrecond& out);
+Status parse_cem_family(std::string_view name, CemFamily& out);
 
-// Checks a row count and the pointers of a call; "" when fine.
-std::string cem_check_call(int n, const void* in, const void* out);
+// Checks a row count and the pointers of a call; ok when fine.
+Status cem_check_call(int n, const void* in, const void* out);
 // Checks that a trajectory of n tokens of width d over T steps, (T+1)·n·d floats, fits the
-// work-tensor cap; "" when fine.
-std::string cem_check_trajectory(int n, int d, int steps);
+// work-tensor cap; ok when fine.
+Status cem_check_trajectory(int n, int d, int steps);
 
 // The activation of a CEM MLP from its catalogue name: swish keeps swish_beta, every other
 // activation has no parameter (beta 1). "" or a message naming the activation.
-std::string parse_cem_activation(std::string_view name, float swish_beta, ActivationSpec& out);
+Status parse_cem_activation(std::string_view name, float swish_beta, ActivationSpec& out);
 
-// The config checks the CEM layers share with their standard baselines, "" when fine:
+// The config checks the CEM layers share with their standard baselines, ok when fine:
 // width and heads of an attention (CemAttention, CemStdAttention) …
-std::string cem_validate_heads(int d, int heads);
+Status cem_validate_heads(int d, int heads);
 // … and width, hidden width and activation of the tied CEM MLP.
-std::string cem_validate_gated_mlp(int d, int hidden, const ActivationSpec& activation);
+Status cem_validate_gated_mlp(int d, int hidden, const ActivationSpec& activation);
 // The energy descent of both CEM layers: steps T and step size η.
-std::string cem_validate_descent(int steps, float eta);
+Status cem_validate_descent(int steps, float eta);
 
 // The learned step size of both CEM layers (docs/MATH.md §B14): η = softplus(θ), and the θ
 // that gives a starting η (softplus⁻¹, for 0 < η ≤ cem_max_eta). Libm-free double math.

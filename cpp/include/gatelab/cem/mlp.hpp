@@ -8,6 +8,7 @@
 // Rows of h are tokens (n×d). Errors come back as strings ("" = fine); nothing throws.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,7 +34,7 @@ struct CemMlpConfig {
   bool learn_eta = false;  // η = softplus(θ) is a parameter "eta" (docs/MATH.md §B14)
 };
 
-std::string validate(const CemMlpConfig& config);
+Status validate(const CemMlpConfig& config);
 
 template <class S>
 struct CemMlpParamsT {
@@ -49,12 +50,12 @@ class CemMlpT {
   // Never fails (see CemAttentionT). Init: W then U ~ N(0, 1/d) from Pcg32(seed), then P.
   explicit CemMlpT(const CemMlpConfig& config);
 
-  const std::string& error() const { return error_; }
+  const Status& error() const { return error_; }
   const CemMlpConfig& config() const { return config_; }
   // η of a step: config().eta, or softplus(θ) when it is learned.
   S step_size() const;
   // Changes T for later calls (see CemAttentionT::set_steps).
-  std::string set_steps(int steps);
+  Status set_steps(int steps);
   CemMlpParamsT<S>& params() { return params_; }
   const CemMlpParamsT<S>& params() const { return params_; }
   CemMlpParamsT<S>& grads() { return grads_; }
@@ -66,34 +67,34 @@ class CemMlpT {
   std::size_t parameter_count() const;
 
   // h: (n, d) → out: (n, d). out must not alias h.
-  std::string forward(const S* h, int n, S* out) const;
+  Status forward(const S* h, int n, S* out) const;
   // ε_mlp(y | h_i) in double; an error when the activation has no antiderivative.
-  std::string energy(const S* h, int n, int i, const S* y, double* out) const;
+  Status energy(const S* h, int n, int i, const S* y, double* out) const;
   // ∇_y ε_mlp(y | h_i) = −Wᵀ[φ(W y) ⊙ (U h_i)] in double (φ at float precision), out: (d)
   // (docs/MATH.md §B3); needs only φ, so every activation has it. At y = h_i, −∇ε is the step
   // of one plain CEM step (T = 1, η = 1, P = I).
-  std::string energy_gradient(const S* h, int n, int i, const S* y, double* out) const;
+  Status energy_gradient(const S* h, int n, int i, const S* y, double* out) const;
   // out: (n, T+1), row i = energy of token i before the first and after each step.
-  std::string energy_trace(const S* h, int n, double* out) const;
+  Status energy_trace(const S* h, int n, double* out) const;
   // out: (T+1, n, d), the iterates y⁰ = h, …, y^T of forward(), bit for bit (docs/MATH.md §B15).
-  std::string trajectory(const S* h, int n, S* out) const;
-  std::string precond_min_eigenvalue(double* out) const;
-  std::string precond_dense(double* out) const;
-  std::string precond_spectrum(double* out) const;
+  Status trajectory(const S* h, int n, S* out) const;
+  Status precond_min_eigenvalue(double* out) const;
+  Status precond_dense(double* out) const;
+  Status precond_spectrum(double* out) const;
 
   // Given h and grad_out = dL/d(out) (n, d): writes dL/dh (skipped when null) and sets (or
   // with accumulate, adds to) grads(). Recomputes the forward.
-  std::string backward(const S* h, int n, const S* grad_out, S* grad_h, bool accumulate = false);
+  Status backward(const S* h, int n, const S* grad_out, S* grad_h, bool accumulate = false);
 
  private:
-  std::string check(int n, const void* in, const void* out) const;
-  std::string check_energy() const;
+  Status check(int n, const void* in, const void* out) const;
+  Status check_energy() const;
   // ys: (T+1)·n·d trajectory; gate: (n, M) = h Uᵀ.
   void run_forward(const S* h, int n, std::vector<S>& ys, std::vector<S>& gate) const;
   double energy_of(const double* gate_row, const S* y) const;
 
   CemMlpConfig config_;
-  std::string error_;
+  Status error_;
   CemMlpParamsT<S> params_;
   CemMlpParamsT<S> grads_;
 };

@@ -12,6 +12,7 @@
 // psd:   p = log(e − 1), U ~ 0.1·N(0, 1/d)     → P = I + UUᵀ, close to I.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -30,8 +31,8 @@ struct CemPrecondParamsT {
   xt::xtensor<S, 2> v;  // (d, r) for paper; (0, 0) for none and psd
 };
 
-// "" when kind is one of the three and 0 ≤ rank ≤ min(d, cem_max_rank), else which is not.
-std::string cem_precond_validate(CemPrecond kind, int rank, int d);
+// ok when kind is one of the three and 0 ≤ rank ≤ min(d, cem_max_rank), else which is not.
+Status cem_precond_validate(CemPrecond kind, int rank, int d);
 
 // Shapes for kind, d and rank, all zero.
 template <class S>
@@ -67,13 +68,13 @@ inline constexpr int cem_max_spectrum_dim = 512;
 // alike: layer_error while the layer is invalid, an error for a null out, else "" with the
 // result in out. The spectrum (d eigenvalues of P, ascending) also needs d ≤ cem_max_spectrum_dim.
 template <class S>
-std::string cem_precond_min_eigenvalue_checked(const std::string& layer_error, CemPrecond kind,
+Status cem_precond_min_eigenvalue_checked(const Status& layer_error, CemPrecond kind,
                                                const CemPrecondParamsT<S>& params, int d, double* out);
 template <class S>
-std::string cem_precond_dense_checked(const std::string& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
+Status cem_precond_dense_checked(const Status& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
                                       int d, double* out);
 template <class S>
-std::string cem_precond_spectrum_checked(const std::string& layer_error, CemPrecond kind,
+Status cem_precond_spectrum_checked(const Status& layer_error, CemPrecond kind,
                                          const CemPrecondParamsT<S>& params, int d, double* out);
 
 // Sets every gradient in grads to 0 (the layers' zero_grad()).

@@ -4,6 +4,7 @@
 // precond_spectrum() are the other probes.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <string>
 
 #include "gatelab/cem/attention.hpp"
@@ -24,8 +25,8 @@ struct CemSlice {
 
 // out: (G, G), row r, column c = ε(origin + u_c·a₀ + v_r·a₁ | context of token i), each point
 // rounded to float before the energy is taken (as a float layer's variable is). h: (n, d).
-std::string cem_energy_grid(const CemAttention& layer, const float* h, int n, int i, const CemSlice& slice,
+Status cem_energy_grid(const CemAttention& layer, const float* h, int n, int i, const CemSlice& slice,
                             double* out);
-std::string cem_energy_grid(const CemMlp& layer, const float* h, int n, int i, const CemSlice& slice, double* out);
+Status cem_energy_grid(const CemMlp& layer, const float* h, int n, int i, const CemSlice& slice, double* out);
 
 }  // namespace gatelab

@@ -4,10 +4,11 @@
 //   attention:  W_V = W_K and W_O = η W_Qᵀ            (2d² parameters instead of 4d²)
 //   MLP:        W_gate = W, W_up = U, W_down = η Wᵀ   (2dM instead of 3dM); as a paper-A gated
 //               layer Q = W, K = U, V = W_downᵀ = η W
-// The *_tie_problem functions say why a layer is not such a layer ("" when it is); the
+// The *_tie_problem functions say why a layer is not such a layer (ok when it is); the
 // *_from_tied functions build the standard layer (precondition: no problem).
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstdint>
 #include <string>
 
@@ -19,8 +20,8 @@
 
 namespace gatelab {
 
-std::string attention_tie_problem(const CemAttention& attention);
-std::string mlp_tie_problem(const CemMlp& mlp);
+Status attention_tie_problem(const CemAttention& attention);
+Status mlp_tie_problem(const CemMlp& mlp);
 
 CemStdAttention standard_from_tied(const CemAttention& attention);
 Layer gated_from_tied(const CemMlp& mlp);
@@ -29,9 +30,9 @@ Layer gated_from_tied(const CemMlp& mlp);
 // rank-1 paper-A layer d → d with the slot's init, cem/transformer.hpp).
 LayerConfig standard_mlp_config(int d, int hidden, ActivationSpec activation, std::uint64_t seed);
 Layer standard_mlp(int d, int hidden, ActivationSpec activation, std::uint64_t seed);
-// "" when that MLP exists: the sizes and activation a CEM MLP accepts (cem_validate_gated_mlp),
+// ok when that MLP exists: the sizes and activation a CEM MLP accepts (cem_validate_gated_mlp),
 // then what validate() asks of its layer config; else the first message.
-std::string validate_standard_mlp(int d, int hidden, ActivationSpec activation);
+Status validate_standard_mlp(int d, int hidden, ActivationSpec activation);
 
 // The largest |a − b| over the tied weights of a standard layer against those the tie implies
 // (0 when the tie holds bit for bit), e.g. for a figure that loosens the tie.

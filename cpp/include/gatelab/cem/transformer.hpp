@@ -13,6 +13,7 @@
 // grads (zero_grad() between batches); an optimizer (train/optimizer.hpp) steps parameters().
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -58,8 +59,8 @@ struct CemTransformerConfig {
   bool learn_eta = false;  // each CEM layer learns η = softplus(θ) from its *_eta (§B14)
 };
 
-// "" when valid; checks the transformer's own fields, then those of its layers' configs.
-std::string validate(const CemTransformerConfig& config);
+// ok when valid; checks the transformer's own fields, then those of its layers' configs.
+Status validate(const CemTransformerConfig& config);
 
 // Gives attention and MLP the same descent (T, η) and preconditioner, as the experiments'
 // models (gp-recursion, tiny-lm) all do.
@@ -85,7 +86,7 @@ class CemTransformerT {
   // Pcg32(seed); norm gains 1; each layer from its own derived seed.
   explicit CemTransformerT(const CemTransformerConfig& config);
 
-  const std::string& error() const { return error_; }
+  const Status& error() const { return error_; }
   const CemTransformerConfig& config() const { return config_; }
   // Names: "w_in", "block<l>.norm1", "block<l>.attn.<layer names>", "block<l>.norm2",
   // "block<l>.mlp.<layer names>", "norm_final", "w_out".
@@ -96,16 +97,16 @@ class CemTransformerT {
   // x: (sequences·n, d_in), `sequences` causal sequences of n tokens one after the other →
   // out: (sequences·n, d_out); keeps the activations for backward(). Attention runs sequence
   // by sequence, everything else on all rows at once (the same bits as one call per sequence).
-  std::string forward(const S* x, int n, S* out, int sequences = 1);
+  Status forward(const S* x, int n, S* out, int sequences = 1);
   // The same for one-hot rows given as the index of each row's 1 (0 ≤ tokens[r] < d_in): row r
   // of H⁰ is column tokens[r] of W_in, and backward adds row r of dL/dH⁰ to that column of
   // dW_in, row after row. For every finite W_in these are the bits of forward() on the one-hot
   // matrix (0 + w_in, then sums that add only exact zeros), without its (rows × d_in) products.
   // After it, backward() writes no dL/dx (grad_x must be null).
-  std::string forward_tokens(const std::int32_t* tokens, int n, S* out, int sequences = 1);
+  Status forward_tokens(const std::int32_t* tokens, int n, S* out, int sequences = 1);
   // Given dL/d(out) (rows, d_out) of the last forward: adds dL/dθ to the grads and writes dL/dx
   // (rows, d_in) when grad_x is not null.
-  std::string backward(const S* grad_out, S* grad_x);
+  Status backward(const S* grad_out, S* grad_x);
   // Rows of the last forward (0: none) and block l's MLP input RMSNorm(H') there ((rows, d);
   // null when l is out of range or there was no forward): what the MLP diagnostics read.
   int cached_rows() const { return cached_n_; }
@@ -115,7 +116,7 @@ class CemTransformerT {
   // Sets T of every CEM attention and MLP (family cem only) for later calls: training at one
   // depth and evaluating at another is test-time recursion (docs/EXPERIMENTS.md). "" or a
   // message naming the argument.
-  std::string set_steps(int attn_steps, int mlp_steps);
+  Status set_steps(int attn_steps, int mlp_steps);
 
   // The layers of block l (null when l is out of range or the family differs).
   CemAttentionT<S>* cem_attention(int l);
@@ -125,15 +126,15 @@ class CemTransformerT {
 
  private:
   // Checks a forward's sizes and sizes the activations; then the blocks from H⁰ in slot 0.
-  std::string prepare_forward(int n, int sequences);
-  std::string run_blocks(int tokens, S* out);
-  std::string attention_forward(int l, const S* in, int n, S* out);
-  std::string mlp_forward(int l, const S* in, int rows, S* out);
-  std::string attention_backward(int l, const S* in, int n, const S* dout, S* din);
-  std::string mlp_backward(int l, const S* in, int rows, const S* dout, S* din);
+  Status prepare_forward(int n, int sequences);
+  Status run_blocks(int tokens, S* out);
+  Status attention_forward(int l, const S* in, int n, S* out);
+  Status mlp_forward(int l, const S* in, int rows, S* out);
+  Status attention_backward(int l, const S* in, int n, const S* dout, S* din);
+  Status mlp_backward(int l, const S* in, int rows, const S* dout, S* din);
 
   CemTransformerConfig config_;
-  std::string error_;
+  Status error_;
   xt::xtensor<S, 2> w_in_, w_out_, grad_w_in_, grad_w_out_;
   xt::xtensor<S, 2> gains_, grad_gains_;  // (2L + 1, d): norm1, norm2 per block, then final
   std::vector<CemAttentionT<S>> cem_attn_;

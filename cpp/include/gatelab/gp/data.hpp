@@ -15,6 +15,7 @@
 // Errors come back as strings ("" = fine); nothing throws.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,6 +34,7 @@ inline constexpr int gp_max_queries = 4096;       // query points of one posteri
 enum class GpInputs { uniform, normal };
 const char* gp_inputs_name(GpInputs v);
 std::optional<GpInputs> parse_gp_inputs(std::string_view name);
+Status parse_gp_inputs(std::string_view name, GpInputs& out);  // the same as a status naming "inputs"
 
 struct GpDataConfig {
   int dx = 1;                  // input dimension
@@ -42,15 +44,15 @@ struct GpDataConfig {
   double noise_std = 0.1;      // σ
   GpInputs inputs = GpInputs::uniform;
 };
-// "" when valid, else a message naming the field.
-std::string validate(const GpDataConfig& config);
+// ok when valid, else a status naming the field.
+Status validate(const GpDataConfig& config);
 
 // The arguments of the calls that draw sequences or take queries: "" or a message naming
 // the one out of range (1 ≤ count ≤ gp_max_sample_count; xq not null and 1 ≤ m ≤
 // gp_max_queries; 0 ≤ context ≤ config.length).
-std::string gp_validate_count(int count);
-std::string gp_validate_queries(const void* xq, int m);
-std::string gp_validate_context(const GpDataConfig& config, int context);
+Status gp_validate_count(int count);
+Status gp_validate_queries(const void* xq, int m);
+Status gp_validate_context(const GpDataConfig& config, int context);
 
 // k(a, b) for a, b ∈ R^dx (libm-free exp, same bits natively and in wasm).
 double gp_kernel(const GpDataConfig& config, const double* a, const double* b);

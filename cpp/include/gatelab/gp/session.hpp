@@ -8,6 +8,7 @@
 // Errors come back as strings ("" = fine); nothing throws.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -23,7 +24,7 @@ namespace gatelab {
 // Most training steps one call of a bound session runs (an interactive figure's batch), and
 // the check of that count: "" or a message naming it.
 inline constexpr int gp_max_steps_per_call = 10000;
-std::string gp_validate_steps_per_call(int steps);
+Status gp_validate_steps_per_call(int steps);
 
 // What differs between the models of the experiment; width and depth come from GpTrainConfig.
 struct GpModelSpec {
@@ -51,7 +52,7 @@ struct GpTrainConfig {
   std::uint64_t seed = 1;  // model init and training stream
 };
 
-std::string validate(const GpTrainConfig& config, const GpModelSpec& spec);
+Status validate(const GpTrainConfig& config, const GpModelSpec& spec);
 // The transformer of a session: d_in = token width, d_out = 1.
 CemTransformerConfig gp_model_config(const GpTrainConfig& config, const GpModelSpec& spec);
 // The session's AdamW (lr, weight decay and clipping of the config).
@@ -64,37 +65,39 @@ class GpSession {
   // Never fails: an invalid config gives a session whose error() is the message.
   GpSession(const GpTrainConfig& config, const GpModelSpec& spec);
 
-  const std::string& error() const { return error_; }
+  const Status& error() const { return error_; }
   const GpTrainConfig& config() const { return config_; }
   const GpModelSpec& spec() const { return spec_; }
   std::size_t parameter_count() const { return model_.parameter_count(); }
   int steps_done() const { return static_cast<int>(losses_.size()); }
   // Mean training MSE of each step so far.
   const std::vector<double>& losses() const { return losses_; }
+  // losses()[from, from + count) into out, or out_of_range when that is not within steps_done().
+  Status copy_losses(int from, int count, double* out) const;
   // True once a step produced a non-finite loss; train() then refuses to go on.
   bool diverged() const { return diverged_; }
 
   // Runs `steps` AdamW steps.
-  std::string train(int steps);
+  Status train(int steps);
   // T of the CEM layers in predict() and predict_at(), 0 (the default): as trained. Training
   // keeps the spec's T; evaluating at another T is test-time recursion. Family cem only.
-  std::string set_eval_steps(int steps);
+  Status set_eval_steps(int steps);
   int eval_steps() const { return eval_steps_; }
   // η of each block's attention and MLP (learned or fixed) into out (2·layers): attention, MLP,
   // block after block. Family cem only.
-  std::string step_sizes(float* out);
+  Status step_sizes(float* out);
   // Predictions of y_t at every position of seq (length n = config.data.length): out (n).
-  std::string predict(const GpSequence& seq, double* out);
+  Status predict(const GpSequence& seq, double* out);
   // Predictions at m queries xq (m, dx), each placed at position `context` after the first
   // `context` pairs of seq (0 ≤ context < n): out (m).
-  std::string predict_at(const GpSequence& seq, int context, const double* xq, int m, double* out);
+  Status predict_at(const GpSequence& seq, int context, const double* xq, int m, double* out);
 
   CemTransformer& model() { return model_; }
 
  private:
   GpTrainConfig config_;
   GpModelSpec spec_;
-  std::string error_;
+  Status error_;
   CemTransformer model_;
   Optimizer optimizer_;
   Pcg32 stream_;
@@ -102,7 +105,7 @@ class GpSession {
   bool diverged_ = false;
   int eval_steps_ = 0;
   // The model's forward on rows tokens at the evaluation T (restored to the trained T after).
-  std::string forward_eval(int rows);
+  Status forward_eval(int rows);
   std::vector<float> tokens_, out_, target_, grad_;
 };
 

@@ -18,6 +18,7 @@
 // with linear σ only (A7); the census measures it too.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -67,11 +68,11 @@ struct CensusRow {
 SymmetryPrediction predicted_symmetries(const LayerConfig& config);
 
 // "" or a message naming the field; beta and the list lengths are checked first.
-std::string validate(const CensusOptions& options);
+Status validate(const CensusOptions& options);
 // The lists of a census as comma-separated names and numbers ("mlp,gated", "relu,silu", "1,2"):
 // kinds and ranks replace out's, activations are appended to out's. "" or a message naming
 // the list and its first bad entry.
-std::string parse_census_lists(std::string_view kinds, std::string_view activations, std::string_view ranks,
+Status parse_census_lists(std::string_view kinds, std::string_view activations, std::string_view ranks,
                                CensusOptions& out);
 // Inputs used when CensusOptions::inputs is 0: relu-family units see only part of the
 // input space, so each needs many inputs in its active region for J to reach full rank.

@@ -12,6 +12,7 @@
 // which input directions the output u reads.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <string>
 #include <vector>
 
@@ -36,8 +37,8 @@ struct Interactions {
   double output = 0;                     // u·f(x), f(x) the layer's float forward, summed in double
 };
 
-// "" when the layer has a Q factor and d_in ≤ max_interaction_dim.
-std::string validate_interactions(const Layer& layer);
+// ok when the layer has a Q factor and d_in ≤ max_interaction_dim.
+Status validate_interactions(const Layer& layer);
 
 // u: (d_out); x: (d_in) or null for the weight-based matrix. Precondition: validate_interactions.
 Interactions interactions(const Layer& layer, const float* u, const float* x);

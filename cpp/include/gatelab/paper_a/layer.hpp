@@ -16,6 +16,7 @@
 // check gradients by finite differences.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +40,8 @@ enum class LayerKind { mlp, symmetric, gated };
 
 const char* layer_kind_name(LayerKind kind);
 std::optional<LayerKind> parse_layer_kind(std::string_view name);
+// The same as a status naming field ("kind", "teacher.kind").
+Status parse_layer_kind(std::string_view name, std::string_view field, LayerKind& out);
 
 // Documented caps: requests beyond them are refused before anything is allocated.
 inline constexpr int max_layer_dim = 4096;                     // d_in, hidden, d_out
@@ -57,15 +60,15 @@ struct LayerConfig {
   float symmetrize = 0.0f;  // λ ∈ [0, 1], gated only; 0 is the gated layer bit for bit
 };
 
-// "" when the config is valid, else a message naming the field and what was expected.
-std::string validate(const LayerConfig& config);
+// ok when the config is valid, else a status naming the field and what was expected.
+Status validate(const LayerConfig& config);
 
 // The activation named `name` with parameter beta (kept for every kind, as ActivationSpec
 // does; swish uses it): "" or a message naming `field` (unknown name) or beta (not finite or
 // |beta| > max_swish_beta).
-std::string parse_activation_spec(std::string_view name, float beta, std::string_view field, ActivationSpec& out);
-// "" when 1 ≤ rows ≤ max_rows (a layer's max_rows()), else a message naming rows.
-std::string validate_rows(int rows, int max_rows);
+Status parse_activation_spec(std::string_view name, float beta, std::string_view field, ActivationSpec& out);
+// ok when 1 ≤ rows ≤ max_rows (a layer's max_rows()), else a status naming rows.
+Status validate_rows(int rows, int max_rows);
 
 template <class S>
 struct LayerParamsT {
@@ -181,8 +184,8 @@ void copy_params(const LayerParamsT<S>& src, LayerParamsT<D>& dst) {
   std::copy(src.v.begin(), src.v.end(), dst.v.begin());
 }
 
-// "" when gauge_fix() keeps this layer's function: the symmetric kind, or a gated layer whose
+// ok when gauge_fix() keeps this layer's function: the symmetric kind, or a gated layer whose
 // σ is positively homogeneous (degree 1 when symmetrize > 0); else why not.
-std::string gauge_fix_problem(const LayerConfig& config);
+Status gauge_fix_problem(const LayerConfig& config);
 
 }  // namespace gatelab

@@ -11,6 +11,7 @@
 // FLOPs per token, which is what makes the full form impractical and rank 1 attractive.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,7 +46,7 @@ struct RankApproxRow {
   double flops = 0;                // per token: 2(2mrd + mr + m·d_out) + m (one per activation)
 };
 
-std::string validate(const RankApproxOptions& options);
+Status validate(const RankApproxOptions& options);
 
 // Relative size below which an eigenvalue of S_j counts as zero when counting its inertia:
 // |λ| ≤ rank_zero_tolerance · max|λ(S_j)|. S_j is formed in double from float factors, so a
@@ -66,5 +67,11 @@ std::vector<RankApproxRow> rank_approximation(const Layer& full, int inputs, std
 
 // The same for a random full layer (symmetric, rank d_in, Pcg32(seed)). Precondition: validate.
 std::vector<RankApproxRow> rank_approximation(const RankApproxOptions& options);
+
+// The rows as one table for a reader that takes flat numbers (the JS API): d_in slots of
+// rank_approx_fields doubles (rank, error, parameters, flops, energy, one-per-pair error,
+// one-per-pair energy, exact 0/1), rows r = 1 … r*, then zeros (rank 0 ends the rows).
+inline constexpr int rank_approx_fields = 8;
+std::vector<double> rank_approx_table(const std::vector<RankApproxRow>& rows, int d_in);
 
 }  // namespace gatelab

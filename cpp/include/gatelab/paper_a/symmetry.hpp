@@ -4,6 +4,7 @@
 // positive-homogeneity degree from samples; and the global-query absorption of A2.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <optional>
 #include <string>
 
@@ -15,12 +16,12 @@ namespace gatelab {
 // Largest grid side of exchange_plane and curve length of activation_curve (4 M floats).
 inline constexpr int max_curve_points = 2048;
 
-// "" when the exchange and scaling probes apply to layer on `rows` rows: it has a Q factor
+// ok when the exchange and scaling probes apply to layer on `rows` rows: it has a Q factor
 // (not mlp) and validate_rows(rows, layer.max_rows()) holds; else why not.
-std::string validate_symmetry_probe(const Layer& layer, int rows);
-// "" when lo and hi are finite with lo < hi and 2 ≤ n ≤ max_curve_points (exchange_plane,
-// activation_curve); else a message naming them.
-std::string validate_curve(float lo, float hi, int n);
+Status validate_symmetry_probe(const Layer& layer, int rows);
+// ok when lo and hi are finite with lo < hi and 2 ≤ n ≤ max_curve_points (exchange_plane,
+// activation_curve); else a status naming them.
+Status validate_curve(float lo, float hi, int n);
 
 // ‖a − b‖_F / ‖a‖_F over n floats, accumulated in double (0 when both are zero).
 double relative_gap(const float* a, const float* b, std::size_t n);

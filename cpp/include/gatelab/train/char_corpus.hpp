@@ -3,6 +3,7 @@
 // windows every curve point uses, and the trivial baselines (uniform, unigram).
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -34,9 +35,9 @@ struct CharCorpus {
 };
 
 inline constexpr std::size_t min_corpus_chars = 1000;
-// "" when fine: 0 ≤ dev_fraction, 0 < validation_fraction, dev + validation < 0.5, and a text
+// ok when fine: 0 ≤ dev_fraction, 0 < validation_fraction, dev + validation < 0.5, and a text
 // of at least min_corpus_chars characters.
-std::string make_char_corpus(std::string_view text, double dev_fraction, double validation_fraction,
+Status make_char_corpus(std::string_view text, double dev_fraction, double validation_fraction,
                              CharCorpus& out);
 
 // Start offsets of `limit` evenly spaced non-overlapping windows of `context` + 1 characters

@@ -5,6 +5,7 @@
 // seed names a dataset exactly, natively and in wasm.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,6 +22,7 @@ inline constexpr int task_count = 7;
 
 const char* task_name(Task task);  // "circle", "xor", "gaussians", "spiral", "checkerboard", "teacher", "user"
 std::optional<Task> parse_task(std::string_view name);
+Status parse_task(std::string_view name, Task& out);  // the same as a status naming "task"
 Task task_by_index(int i);  // catalogue order; the first six are the built-in (generated) tasks
 inline constexpr int builtin_task_count = 6;
 
@@ -50,8 +52,8 @@ struct Dataset {
   xt::xtensor<float, 1> y_test;   // (n_test) ±1
 };
 
-// "" when the options are valid (task ≠ user), else a message naming the field.
-std::string validate(const DatasetOptions& options);
+// ok when the options are valid (task ≠ user), else a status naming the field.
+Status validate(const DatasetOptions& options);
 // Points in the train split for count points: round(count · fraction), clamped to [1, count − 1].
 int train_count(int count, float train_fraction);
 
@@ -59,21 +61,21 @@ int train_count(int count, float train_fraction);
 Dataset make_dataset(const DatasetOptions& options);
 
 // User points: x (count, 2), y (count) with labels in {−1, 0, 1} (0 → −1); shuffled by seed.
-std::string validate_user_points(const float* x, const float* y, int count, float train_fraction);
+Status validate_user_points(const float* x, const float* y, int count, float train_fraction);
 Dataset user_dataset(const float* x, const float* y, int count, float train_fraction, std::uint64_t seed);
 
 // Either kind of task, for callers that hold the options and maybe the user's points:
 // validate() for a generated task; for the user task, whose points come separately, only
 // the train fraction.
-std::string validate_task(const DatasetOptions& options);
+Status validate_task(const DatasetOptions& options);
 // For the user task: x (count, 2) and y (count) hold 2 … max_dataset_points valid user
 // points; "" for every other task (the points are then ignored and may be null).
-std::string validate_points(const DatasetOptions& options, const float* x, const float* y, int count);
+Status validate_points(const DatasetOptions& options, const float* x, const float* y, int count);
 // The dataset: generated, or the user's points split by options.seed. Precondition:
 // validate_task and validate_points are empty.
 Dataset build_dataset(const DatasetOptions& options, const float* x, const float* y, int count);
 // The train and test sizes build_dataset will give (user_count points for the user task), or
 // why there is no such dataset.
-std::string dataset_sizes(const DatasetOptions& options, int user_count, int& train, int& test);
+Status dataset_sizes(const DatasetOptions& options, int user_count, int& train, int& test);
 
 }  // namespace gatelab

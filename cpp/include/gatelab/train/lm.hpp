@@ -11,6 +11,7 @@
 // Errors come back as strings ("" = fine); nothing throws.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -45,12 +46,12 @@ struct LmConfig {
 int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget);
 
 // The names of a session's MLP slot and optimizer into config ("" or which name is unknown).
-std::string parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer,
+Status parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer,
                            LmConfig& config);
 
 // The transformer a session builds (vocabulary-wide input and output).
 CemTransformerConfig lm_model_config(const LmConfig& config, const CharCorpus& corpus);
-std::string validate(const LmConfig& config, const CharCorpus& corpus);
+Status validate(const LmConfig& config, const CharCorpus& corpus);
 
 // Per block, on a set of windows (§A12). NaN where a quantity does not apply to the kind.
 struct LmBlockDiagnostics {
@@ -63,14 +64,14 @@ struct LmBlockDiagnostics {
 
 class LmSession;
 // session.diagnostics(...) flattened, 9 numbers per block: share, gap, balance, drift, quantiles.
-std::string lm_diagnostics_flat(LmSession& session, CorpusSplit split, int windows, std::vector<double>& out);
+Status lm_diagnostics_flat(LmSession& session, CorpusSplit split, int windows, std::vector<double>& out);
 
 class LmSession {
  public:
   // Never fails: an invalid config gives a session whose error() is the message.
   LmSession(const LmConfig& config, std::shared_ptr<const CharCorpus> corpus);
 
-  const std::string& error() const { return error_; }
+  const Status& error() const { return error_; }
   const LmConfig& config() const { return config_; }
   const CharCorpus& corpus() const { return *corpus_; }
   std::size_t parameter_count() const { return model_.parameter_count(); }
@@ -81,36 +82,36 @@ class LmSession {
   bool diverged() const { return diverged_; }
 
   // Runs `steps` steps (0 ≤ steps ≤ 100000).
-  std::string train(int steps);
+  Status train(int steps);
   // Mean cross-entropy (nats per character) over `windows` evenly spaced windows of a split
   // (0: all of them; the same windows at every call).
-  std::string evaluate(CorpusSplit split, int windows, double* loss);
+  Status evaluate(CorpusSplit split, int windows, double* loss);
   // `count` characters sampled at `temperature` after the prompt (the first C validation
   // characters), stream Pcg32(seed, 17).
-  std::string sample(int count, float temperature, std::uint64_t seed, std::string* out);
+  Status sample(int count, float temperature, std::uint64_t seed, std::string* out);
   // RMS of block l's MLP output on its inputs from the first `batch` train windows: the probe
   // that mlp_init_rms scales to (standard family; NaN otherwise).
   double mlp_output_rms(int l);
   // One entry per block, from the MLP inputs of `windows` windows of a split.
-  std::string diagnostics(CorpusSplit split, int windows, std::vector<LmBlockDiagnostics>& out);
+  Status diagnostics(CorpusSplit split, int windows, std::vector<LmBlockDiagnostics>& out);
 
   // Everything training changes (parameters, optimizer state, losses, data stream) as bytes,
   // and back: a checkpoint restored into a session of the same config resumes bit for bit.
   std::vector<std::uint8_t> checkpoint() const;
-  std::string restore(const std::uint8_t* bytes, std::size_t size);
+  Status restore(const std::uint8_t* bytes, std::size_t size);
 
   CemTransformer& model() { return model_; }
 
  private:
   // Forward of `count` windows starting at `starts` (their C + 1 characters in `text`); fills
   // the inputs and targets, and logits via the model.
-  std::string forward_windows(const std::vector<std::int32_t>& text, const std::size_t* starts, int count);
+  Status forward_windows(const std::vector<std::int32_t>& text, const std::size_t* starts, int count);
   void scale_mlps_to_rms(float target);
   std::vector<double> qk_balances();
 
   LmConfig config_;
   std::shared_ptr<const CharCorpus> corpus_;
-  std::string error_;
+  Status error_;
   CemTransformer model_;
   Optimizer optimizer_;
   Pcg32 stream_;

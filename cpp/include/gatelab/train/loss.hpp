@@ -5,6 +5,7 @@
 // batch gives the same bits natively and in wasm. Accuracy counts sign(out) = label.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -17,6 +18,7 @@ enum class LossKind { mse, cross_entropy };
 
 const char* loss_name(LossKind kind);  // "mse", "cross_entropy"
 std::optional<LossKind> parse_loss(std::string_view name);
+Status parse_loss(std::string_view name, LossKind& out);  // the same as a status naming "loss"
 
 struct LossValue {
   double loss = 0.0;      // mean over the n points
@@ -39,12 +41,12 @@ bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, 
 // The losses of the transformer experiments (vector outputs, docs/MATH.md §T2):
 // Mean over count of (pred − target)²; grad (count, may be null) = 2(pred − target)/count.
 template <class S>
-std::string mse_loss(const S* pred, const S* target, std::size_t count, double* loss, S* grad);
+Status mse_loss(const S* pred, const S* target, std::size_t count, double* loss, S* grad);
 
 // Mean over n rows of −log softmax(logits_i)[targets_i]; logits (n, classes); grad (n, classes,
 // may be null) = (softmax − one_hot)/n. Targets must lie in 0…classes−1.
 template <class S>
-std::string cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, int classes, double* loss,
+Status cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, int classes, double* loss,
                                    S* grad);
 
 }  // namespace gatelab

@@ -14,6 +14,7 @@
 // kind. A step whose gradient norm is not finite changes nothing and returns an error.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -29,6 +30,7 @@ enum class OptimizerKind { sgd, momentum, adam, adamw };
 
 const char* optimizer_name(OptimizerKind kind);  // "sgd", "momentum", "adam", "adamw"
 std::optional<OptimizerKind> parse_optimizer(std::string_view name);
+Status parse_optimizer(std::string_view name, OptimizerKind& out);  // the same as a status naming "optimizer"
 
 inline constexpr float max_learning_rate = 1e6f;
 
@@ -43,9 +45,9 @@ struct OptimizerOptions {
   float clip_norm = 0.0f;     // > 0: clip the global gradient norm to this
 };
 
-// "" when valid: 0 < learning_rate ≤ max_learning_rate, 0 ≤ momentum < 1, 0 ≤ β < 1,
+// ok when valid: 0 < learning_rate ≤ max_learning_rate, 0 ≤ momentum < 1, 0 ≤ β < 1,
 // 0 < ε ≤ 1, 0 ≤ weight_decay ≤ 1, 0 ≤ clip_norm ≤ 1e6.
-std::string validate(const OptimizerOptions& options);
+Status validate(const OptimizerOptions& options);
 
 // Everything an optimizer remembers between steps, over the flat parameter vector.
 template <class S>
@@ -66,10 +68,10 @@ class OptimizerT {
 
   // One update of every view's value from its grad (grads are left as they are). The views
   // must cover the same number of parameters at every step.
-  std::string step(const std::vector<ParamView<S>>& params);
+  Status step(const std::vector<ParamView<S>>& params);
   // The same for a paper-A layer's parameters and their gradients (read only: a step never
   // writes a gradient, so the views may point into const grads).
-  std::string step(LayerParamsT<S>& params, const LayerParamsT<S>& grads) {
+  Status step(LayerParamsT<S>& params, const LayerParamsT<S>& grads) {
     return step(LayerT<S>::views(params, const_cast<LayerParamsT<S>&>(grads)));
   }
 

@@ -8,6 +8,7 @@
 // same bits for the same options.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,11 +34,12 @@ struct RaceModel {
 
 enum class WidthRule { budget, shazeer };
 std::optional<WidthRule> parse_width_rule(std::string_view name);  // "budget", "shazeer"
+Status parse_width_rule(std::string_view name, WidthRule& out);   // the same as a status naming "width_rule"
 
 // Models as comma-separated "kind:activation" items ("mlp:relu,gated:silu"), each activation
 // with parameter beta (parse_activation_spec), appended to out (at most max_race_models in
 // all): "" or a message naming models and the bad entry.
-std::string parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out);
+Status parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out);
 
 struct RaceOptions {
   DatasetOptions data;          // data.seed + seed index gives each seed its own sample
@@ -58,7 +60,7 @@ std::vector<RaceModel> default_race_models();
 // The hidden width of one model under the options' rule.
 int race_hidden(const RaceOptions& options, const RaceModel& model);
 
-std::string validate(const RaceOptions& options);
+Status validate(const RaceOptions& options);
 
 // Curves of one model: records at steps 0, eval_every, 2·eval_every, …; each metric (the
 // TrainRecord fields in order: train_loss, test_loss, train_accuracy, test_accuracy) has

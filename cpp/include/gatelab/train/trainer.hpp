@@ -10,6 +10,7 @@
 // natively and in wasm.
 #pragma once
 
+#include "gatelab/base/status.hpp"
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -55,8 +56,8 @@ struct Divergence {
 
 // The layer config the trainer builds (d_in = 2 + bias_feature, d_out = 1).
 LayerConfig trainer_layer_config(const TrainerOptions& options);
-// "" when valid, else a message naming the field.
-std::string validate(const TrainerOptions& options);
+// ok when valid, else a status naming the field.
+Status validate(const TrainerOptions& options);
 
 class Trainer {
  public:
@@ -118,12 +119,12 @@ bool all_finite(const LayerParams& params);
 // The arguments of step(), grid() and set_learning_rate(): "" or a message naming the one out
 // of range (1 ≤ n ≤ max_steps_per_call; 2 ≤ side ≤ max_grid_side, 0 < extent ≤ max_grid_extent;
 // 0 < rate ≤ max_learning_rate).
-std::string validate_step_count(int n);
-std::string validate_grid(int side, float extent);
-std::string validate_learning_rate(float rate);
+Status validate_step_count(int n);
+Status validate_grid(int side, float extent);
+Status validate_learning_rate(float rate);
 
 // History records [from, from + count) as rows of train_record_fields floats: step, train
 // loss, test loss, train accuracy, test accuracy, gradient norm. "" or why not (out of range).
-std::string copy_history(const Trainer& trainer, int from, int count, float* out);
+Status copy_history(const Trainer& trainer, int from, int count, float* out);
 
 }  // namespace gatelab
