@@ -12,5 +12,6 @@ ctest --test-dir build/wasm --output-on-failure -j"$jobs"
 echo "== JavaScript and browser tests"
 # A hung test fails after 5 minutes instead of holding CI to its limit. A directory is searched
 # recursively for *.test.mjs, so the area folders of tests/browser (base/, runner/, paper-a/,
-# paper-b/, site/) are all found.
-node --test --test-concurrency=1 --test-timeout=300000 tests/js/ tests/browser/
+# paper-b/, site/) are all found. Two test files at a time: most of a browser test is waiting on
+# a page, so two overlap well on two cores.
+node --test --test-concurrency=2 --test-timeout=300000 tests/js/ tests/browser/

@@ -103,8 +103,23 @@ export async function figuresSettled(page, selector = 'gatelab-exchange-plane') 
       error.message += `\nfigures: ${readouts.join('; ')}`;
       throw error;
     }
-    await figure.evaluate((el) => Promise.race([el.settled(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`${el.localName} did not settle in 60 s`)), 60_000))]));
+    // A figure that still makes progress is not stuck: its 60 s bound restarts at each `step`
+    // event, so a slow machine that trains steadily passes and a hung figure still fails.
+    await figure.evaluate((el) => new Promise((resolve, reject) => {
+      let timer;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => done(new Error(`${el.localName} made no progress for 60 s`)), 60_000);
+      };
+      const done = (error) => {
+        clearTimeout(timer);
+        el.removeEventListener('step', arm);
+        if (error) reject(error); else resolve();
+      };
+      el.addEventListener('step', arm);
+      arm();
+      el.settled().then(() => done(), done);
+    }));
   }
 }
 

@@ -11,6 +11,9 @@ import { startSession, openPage, figuresSettled, canvasStats, artifacts } from '
 import { FIGURES } from '../../../web/components/index.js';
 
 const TAGS = Object.keys(FIGURES);
+// The language-model figure trains for minutes by default; this page tests memory and quiet
+// (not training), so it trains briefly and settles like the other figures do.
+const SHORT = { 'gatelab-lm': ' steps="50" seeds="1"' };
 const page = (body) => ({ body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Index</title>
 <link rel="icon" href="/demos/favicon.svg"></head><body><main>${body}</main></body></html>` });
 
@@ -43,7 +46,7 @@ describe('the embed on blog pages', () => {
 <article><script type="module" src="${cdn.url}dist/gatelab.embed.js"></script>
 <gatelab-exchange-plane id="b" activation="gelu" seed="2"></gatelab-exchange-plane><gatelab-energy id="c"></gatelab-energy></article>`),
       '/blog/every-figure.html': page(`<script type="module" src="/dist/gatelab.embed.js"></script>
-${TAGS.map((tag) => `<div class="slot"><${tag}></${tag}></div>`).join('\n')}`),
+${TAGS.map((tag) => `<div class="slot"><${tag}${SHORT[tag] ?? ''}></${tag}></div>`).join('\n')}`),
       '/blog/resume.html': page(`<script type="module" src="/dist/gatelab.embed.js"></script>
 <div id="holder"><gatelab-race steps="20000" seeds="1" models="gated:silu,mlp:relu"></gatelab-race>
 <gatelab-gp train-steps="5000"></gatelab-gp></div>`),
