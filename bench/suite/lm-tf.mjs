@@ -57,7 +57,7 @@ function integers(seed) {
  * @returns {{ step(): number, loss(ids: Int32Array, windows: number): number, parameterCount: number, dispose() }}
  */
 export function tfLm(tf, shape, { initial, train, learningRate, warmup, weightDecay, clipNorm, seed = 1 }) {
-  const { d, layers, heads, hidden, context: T, batch, vocabulary: V } = shape;
+  const { d, layers, heads, context: T, batch, vocabulary: V } = shape;
   const dh = d / heads, eps = 1e-5;
   // GateLab stores y = x Wᵀ (W: out × in); TF.js's natural weight is in × out, so transpose.
   const w = {};

@@ -95,7 +95,7 @@ export function readJobs(dir, experiment) {
  */
 export function mergeResults(table, jobs) {
   const order = (a, b) => a.phase.localeCompare(b.phase) || a.variant.localeCompare(b.variant) || a.seed - b.seed || a.lr - b.lr;
-  const strip = ({ timing, ...rest }) => rest;
+  const strip = ({ timing: _timing, ...rest }) => rest;
   const sorted = [...jobs].sort(order);
   const sweep = sorted.filter((j) => j.phase === 'sweep').map(strip);
   const rates = chooseRates(table, sweep);

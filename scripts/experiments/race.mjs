@@ -37,7 +37,7 @@ export function compactRace({ task, settings, selected, sweep }) {
     if (v instanceof Float32Array) return Array.from(v, (x) => Number(x.toPrecision(6)));
     return typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(9)) : v;
   };
-  const finalsOnly = sweep.map(({ lr, models }) => ({ lr, models: models.map(({ curves, ...rest }) => rest) }));
+  const finalsOnly = sweep.map(({ lr, models }) => ({ lr, models: models.map(({ curves: _curves, ...rest }) => rest) }));
   return JSON.parse(JSON.stringify({ task, settings, selected, sweep: finalsOnly }, round));
 }
 

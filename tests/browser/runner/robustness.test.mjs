@@ -72,7 +72,7 @@ ${TAGS.map((tag) => `<div class="slot"><${tag}${SHORT[tag] ?? ''}></${tag}></div
     assert.deepEqual(copies.map((c) => c.mode), ['worker', 'worker']);
     assert.equal(copies[0].gated, copies[1].gated, 'both copies compute the same numbers');
     assert.equal(copies.filter((c) => c.defines).length, 1, 'one copy registered the elements, the other stood back');
-    assert.deepEqual(await p.evaluate(() => [a.gaps.gated > 0, b.activation, c.result !== null]), [true, 'gelu', true]);
+    assert.deepEqual(await p.evaluate(() => [window.a.gaps.gated > 0, window.b.activation, window.c.result !== null]), [true, 'gelu', true]);
     assert.deepEqual(problems, []);
     await context.close();
   });

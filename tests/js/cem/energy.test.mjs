@@ -199,7 +199,7 @@ test('energyGradient: ∇ε matches finite differences of energy(), and −∇ε
   const h = randomArray(n * d, 31, 1.1);
   for (const layer of layers) {
     const what = `${layer.constructor.label} ${layer.options.diagonal ?? layer.options.activation}`;
-    const { steps, eta, precond, precondRank, ...plainOptions } = layer.options;
+    const { steps: _steps, eta: _eta, precond: _precond, precondRank: _precondRank, ...plainOptions } = layer.options;
     const plain = layer.heads === undefined ? lab.cem.createMlp(plainOptions) : lab.cem.createAttention(plainOptions);
     const { precond: _, ...weights } = layer.getParams();
     plain.setParams(weights);

@@ -65,7 +65,6 @@ export class GateLabInteractions extends GateLabFigure {
   #swapped = null;    // the weight-based result of the Q ↔ K layer
   #local = null;      // { x, result } at the probe
   #preview = null;    // a probe under the pointer (not in the state)
-  #gridProbe = null;
   #probeText = null;
   #planeArea = null;
   #run = new WorkerRun(this);
@@ -81,7 +80,7 @@ export class GateLabInteractions extends GateLabFigure {
     this.createCanvas({ name: 'matrices', label: 'Interaction matrices: raw, with Q and K swapped, and symmetrised' });
     this.createCanvas({ name: 'spectrum', label: 'Eigenvalues and top eigenvectors of the symmetrised matrix' });
     this.#probeText = createProbeLine(plots);
-    this.#gridProbe = attachGridProbe(plane, {
+    attachGridProbe(plane, {
       size: () => N,
       plot: () => this.#planeArea,
       onChange: (cell) => this.#previewAt(cell),

@@ -220,7 +220,8 @@ export class GateLabGp extends GateLabFigure {
           from: run.models.map((m) => m.losses.length) }, { signal: run.abort.signal });
         if (this.#run !== run) return;
         r.models.forEach((m, i) => {
-          const { losses, evalSteps, stamp, prediction, rmseByPosition, rmse, stepSizes, ...rest } = m;
+          const { losses, evalSteps: _evalSteps, stamp: _stamp, prediction: _prediction, rmseByPosition: _rmseByPosition,
+            rmse: _rmse, stepSizes: _stepSizes, ...rest } = m;
           run.models[i].losses.push(...losses);
           Object.assign(run.models[i], rest);
           this.#takeEvaluation(run.models[i], m);

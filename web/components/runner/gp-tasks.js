@@ -94,6 +94,7 @@ export const gpTasks = {
    * Evaluates every model at evalSteps (0: as trained) from now on, without training: their
    * predictions and held-out RMSE. In one slice, so it sees every model at the same step.
    */
+  // eslint-disable-next-line require-yield -- every task is a generator (task-driver.js); this one is done in one slice
   *gpEvaluate(lab, { id, evalSteps }) {
     const session = sessions.get(id);
     if (!session) throw sessionLost(id);
@@ -111,6 +112,7 @@ export const gpTasks = {
   },
 
   /** Disposes a session's models. */
+  // eslint-disable-next-line require-yield -- every task is a generator (task-driver.js); this one is done in one slice
   *gpStop(lab, { id }) {
     const session = sessions.get(id);
     sessions.delete(id);
