@@ -41,11 +41,8 @@ export class LmCorpus extends Owned {
 
 /** One model in training (lab.lm.createSession). */
 export class LmSession extends Owned {
-  #core;
-
   constructor(core, handle, options) {
     super(core.tracker, handle, 'LM session');
-    this.#core = core;
     /** The options the session was created with, defaults filled in. */
     this.options = Object.freeze(options);
   }
@@ -193,7 +190,7 @@ export function installLm(core) {
         momentum: resolved.momentum, mlpInitRms: resolved.mlpInitRms, warmup: resolved.warmup, decaySteps: resolved.decaySteps,
         seed: resolved.seed, dataSeed: resolved.dataSeed, gaugeFix: resolved.gaugeFix };
       throwCoreError(m.lmValidateSession(raw, handleOf(o.corpus)), { argument: 'options', fields: [] });
-      const { corpus, ...rest } = resolved;
+      const { corpus: _corpus, ...rest } = resolved;  // the session's options, without the corpus handle
       return new LmSession(core, m.lmCreateSession(raw, handleOf(o.corpus)), rest);
     },
   });
