@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Runs every test: ESLint first (seconds, so a lint error fails fast), then the C++ suite natively
+# Runs every test: the layout checks first (clang-format on the C++, ESLint on the JS: seconds, so
+# they fail fast), then the C++ suite natively
 # and as wasm under node, then the JS API tests and the browser tests (real wasm module, real
 # headless Chromium) with node's runner.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
-echo "== ESLint"
+echo "== Layout: clang-format (C++) and ESLint (JS)"
+bash scripts/format.sh --check
 npm run --silent lint
 echo "== C++ tests, native"
 ctest --test-dir build/native --output-on-failure -j"$jobs"
