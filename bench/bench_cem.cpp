@@ -88,7 +88,8 @@ Result measure(CemFamily family, const Settings& s, double (*clock)()) {
     r.error = e;
     return r;
   }
-  const bench::PerCall t = bench::time_per_call([&] { train_step(model, x, y, out, grad, s.seq, adam); }, s.timing, clock);
+  const bench::PerCall t =
+      bench::time_per_call([&] { train_step(model, x, y, out, grad, s.seq, adam); }, s.timing, clock);
   r.median_ms = t.median_s * 1e3;
   r.best_ms = t.best_s * 1e3;
   for (float v : out) r.checksum += v;
@@ -101,17 +102,21 @@ int main(int argc, char** argv) {
   bool json = false, quick = false, small = false;
   double (*clock)() = bench::now_seconds;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) json = true;
-    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
-    else if (std::strcmp(argv[i], "--small") == 0) small = true;
-    else if (std::strcmp(argv[i], "--cpu") == 0) clock = bench::cpu_seconds;
+    if (std::strcmp(argv[i], "--json") == 0)
+      json = true;
+    else if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
+    else if (std::strcmp(argv[i], "--small") == 0)
+      small = true;
+    else if (std::strcmp(argv[i], "--cpu") == 0)
+      clock = bench::cpu_seconds;
     else {
       std::fprintf(stderr, "usage: bench_cem [--json] [--quick] [--small] [--cpu]\n");
       return 2;
     }
   }
   const bench::Timing full{0.5, 0.05, 15};
-  const Settings s = quick ? Settings{16, 2, 32, 8, {0.02, 0.005, 3}}
+  const Settings s = quick   ? Settings{16, 2, 32, 8, {0.02, 0.005, 3}}
                      : small ? Settings{16, 2, 32, 8, full}
                              : Settings{64, 4, 256, 64, full};
   const std::string shape = "d" + std::to_string(s.d) + " h" + std::to_string(s.heads) + " T2 L2 M" +
@@ -133,9 +138,10 @@ int main(int argc, char** argv) {
       continue;
     }
     if (json) {
-      std::printf("%s\n  {\"op\": \"%s\", \"shape\": \"%s\", \"parameters\": %zu, \"unit\": \"ms\", "
-                  "\"value\": %.5f, \"best\": %.5f, \"checksum\": %.6g}",
-                  first ? "" : ",", name, shape.c_str(), r.parameters, r.median_ms, r.best_ms, r.checksum);
+      std::printf(
+          "%s\n  {\"op\": \"%s\", \"shape\": \"%s\", \"parameters\": %zu, \"unit\": \"ms\", "
+          "\"value\": %.5f, \"best\": %.5f, \"checksum\": %.6g}",
+          first ? "" : ",", name, shape.c_str(), r.parameters, r.median_ms, r.best_ms, r.checksum);
       first = false;
     } else {
       std::printf("%-16s %9.3f / %9.3f ms   (%zu parameters)\n", name, r.median_ms, r.best_ms, r.parameters);

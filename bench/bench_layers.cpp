@@ -63,8 +63,10 @@ void row(bool json, const std::string& op, const std::string& shape, const char*
 int main(int argc, char** argv) {
   bool json = false, quick = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) json = true;
-    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    if (std::strcmp(argv[i], "--json") == 0)
+      json = true;
+    else if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
     else {
       std::fprintf(stderr, "usage: bench_layers [--json] [--quick]\n");
       return 2;
@@ -97,9 +99,11 @@ int main(int argc, char** argv) {
       layers.emplace_back(c);
     }
     std::vector<float> out(static_cast<std::size_t>(side) * side);
-    const Result r = time_calls([&] {
-      for (const Layer& layer : layers) layer.forward(x.data(), side * side, out.data());
-    }, timing);
+    const Result r = time_calls(
+        [&] {
+          for (const Layer& layer : layers) layer.forward(x.data(), side * side, out.data());
+        },
+        timing);
     row(json, "frame_forward core", "4 models, " + std::to_string(side) + "x" + std::to_string(side) + " grid", "ms",
         r.median_ms, r.best_ms);
   }

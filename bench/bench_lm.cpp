@@ -120,11 +120,11 @@ void parts(const Size& s, const bench::Timing& t, double (*clock)(), const std::
   for (int i = 0; i < r; ++i) onehot[std::size_t(i) * v + (i * 7) % v] = 1.0f;
   std::vector<float> logits(std::size_t(r) * v), glogits = randn(logits.size(), 6);
   add("embedding + readout", [&] {
-    matmul_nt(onehot.data(), w_in.data(), y.data(), r, v, d);             // H⁰ = x W_inᵀ
-    matmul_nt(x.data(), w_in.data(), logits.data(), r, d, v);             // out = F W_outᵀ
-    matmul_tn(glogits.data(), x.data(), dw.data(), v, r, d, true);        // dW_out
-    matmul_nn(glogits.data(), w_in.data(), dx.data(), r, v, d);           // dF
-    matmul_tn(g.data(), onehot.data(), dw.data(), d, r, v, true);         // dW_in
+    matmul_nt(onehot.data(), w_in.data(), y.data(), r, v, d);       // H⁰ = x W_inᵀ
+    matmul_nt(x.data(), w_in.data(), logits.data(), r, d, v);       // out = F W_outᵀ
+    matmul_tn(glogits.data(), x.data(), dw.data(), v, r, d, true);  // dW_out
+    matmul_nn(glogits.data(), w_in.data(), dx.data(), r, v, d);     // dF
+    matmul_tn(g.data(), onehot.data(), dw.data(), d, r, v, true);   // dW_in
   });
   std::vector<std::int32_t> targets(r);
   for (int i = 0; i < r; ++i) targets[i] = (i * 11) % v;
@@ -139,11 +139,16 @@ int main(int argc, char** argv) {
   double (*clock)() = bench::now_seconds;
   std::string only;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) json = true;
-    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
-    else if (std::strcmp(argv[i], "--parts") == 0) with_parts = true;
-    else if (std::strcmp(argv[i], "--cpu") == 0) clock = bench::cpu_seconds;
-    else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) only = argv[++i];
+    if (std::strcmp(argv[i], "--json") == 0)
+      json = true;
+    else if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
+    else if (std::strcmp(argv[i], "--parts") == 0)
+      with_parts = true;
+    else if (std::strcmp(argv[i], "--cpu") == 0)
+      clock = bench::cpu_seconds;
+    else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc)
+      only = argv[++i];
     else {
       std::fprintf(stderr, "usage: bench_lm [--json] [--quick] [--parts] [--cpu] [--size row|figure]\n");
       return 2;
@@ -151,8 +156,10 @@ int main(int argc, char** argv) {
   }
   const Size row{64, 4, 64, 16, 128}, figure{32, 4, 32, 8, 64};
   std::vector<Size> sizes = quick ? std::vector<Size>{{16, 2, 8, 2, 16}} : std::vector<Size>{row, figure};
-  if (only == "row") sizes = {row};
-  else if (only == "figure") sizes = {figure};
+  if (only == "row")
+    sizes = {row};
+  else if (only == "figure")
+    sizes = {figure};
   else if (!only.empty()) {
     std::fprintf(stderr, "bench_lm: --size is row or figure\n");
     return 2;

@@ -33,8 +33,7 @@ struct Variant {
   Kernel kernel;
 };
 
-const Variant kVariants[] = {
-    {"nn", gatelab::matmul_nn}, {"tn", gatelab::matmul_tn}, {"nt", gatelab::matmul_nt}};
+const Variant kVariants[] = {{"nn", gatelab::matmul_nn}, {"tn", gatelab::matmul_tn}, {"nt", gatelab::matmul_nt}};
 
 struct Rate {
   double median, best;
@@ -86,9 +85,12 @@ std::string shape_name(const Shape& s) {
 int main(int argc, char** argv) {
   bool json = false, quick = false, all = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) json = true;
-    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
-    else if (std::strcmp(argv[i], "--all") == 0) all = true;
+    if (std::strcmp(argv[i], "--json") == 0)
+      json = true;
+    else if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
+    else if (std::strcmp(argv[i], "--all") == 0)
+      all = true;
     else {
       std::fprintf(stderr, "usage: bench_matmul [--json] [--quick] [--all]\n");
       return 2;
@@ -124,10 +126,11 @@ int main(int argc, char** argv) {
       continue;
     }
     for (int v = 0; v < variants; ++v) {
-      std::printf("%s\n  {\"op\": \"matmul_%s\", \"shape\": \"%s\", \"m\": %d, \"k\": %d, \"n\": %d, "
-                  "\"note\": \"%s\", \"unit\": \"GFLOP/s\", \"value\": %.3f, \"best\": %.3f}",
-                  first ? "" : ",", kVariants[v].name, shape_name(s).c_str(), s.m, s.k, s.n, s.note, rate[v].median,
-                  rate[v].best);
+      std::printf(
+          "%s\n  {\"op\": \"matmul_%s\", \"shape\": \"%s\", \"m\": %d, \"k\": %d, \"n\": %d, "
+          "\"note\": \"%s\", \"unit\": \"GFLOP/s\", \"value\": %.3f, \"best\": %.3f}",
+          first ? "" : ",", kVariants[v].name, shape_name(s).c_str(), s.m, s.k, s.n, s.note, rate[v].median,
+          rate[v].best);
       first = false;
     }
   }

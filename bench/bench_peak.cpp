@@ -30,33 +30,93 @@ __attribute__((noinline)) void mul_only(f4* s, f4 a) {
   f4 x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4], x5 = s[5];
   f4 x6 = s[6], x7 = s[7], x8 = s[8], x9 = s[9], x10 = s[10], x11 = s[11];
   for (int i = 0; i < kIterations; ++i) {
-    x0 = x0 * a; x1 = x1 * a; x2 = x2 * a; x3 = x3 * a; x4 = x4 * a; x5 = x5 * a;
-    x6 = x6 * a; x7 = x7 * a; x8 = x8 * a; x9 = x9 * a; x10 = x10 * a; x11 = x11 * a;
+    x0 = x0 * a;
+    x1 = x1 * a;
+    x2 = x2 * a;
+    x3 = x3 * a;
+    x4 = x4 * a;
+    x5 = x5 * a;
+    x6 = x6 * a;
+    x7 = x7 * a;
+    x8 = x8 * a;
+    x9 = x9 * a;
+    x10 = x10 * a;
+    x11 = x11 * a;
   }
-  s[0] = x0; s[1] = x1; s[2] = x2; s[3] = x3; s[4] = x4; s[5] = x5;
-  s[6] = x6; s[7] = x7; s[8] = x8; s[9] = x9; s[10] = x10; s[11] = x11;
+  s[0] = x0;
+  s[1] = x1;
+  s[2] = x2;
+  s[3] = x3;
+  s[4] = x4;
+  s[5] = x5;
+  s[6] = x6;
+  s[7] = x7;
+  s[8] = x8;
+  s[9] = x9;
+  s[10] = x10;
+  s[11] = x11;
 }
 
 __attribute__((noinline)) void add_only(f4* s, f4 b) {
   f4 x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4], x5 = s[5];
   f4 x6 = s[6], x7 = s[7], x8 = s[8], x9 = s[9], x10 = s[10], x11 = s[11];
   for (int i = 0; i < kIterations; ++i) {
-    x0 = x0 + b; x1 = x1 + b; x2 = x2 + b; x3 = x3 + b; x4 = x4 + b; x5 = x5 + b;
-    x6 = x6 + b; x7 = x7 + b; x8 = x8 + b; x9 = x9 + b; x10 = x10 + b; x11 = x11 + b;
+    x0 = x0 + b;
+    x1 = x1 + b;
+    x2 = x2 + b;
+    x3 = x3 + b;
+    x4 = x4 + b;
+    x5 = x5 + b;
+    x6 = x6 + b;
+    x7 = x7 + b;
+    x8 = x8 + b;
+    x9 = x9 + b;
+    x10 = x10 + b;
+    x11 = x11 + b;
   }
-  s[0] = x0; s[1] = x1; s[2] = x2; s[3] = x3; s[4] = x4; s[5] = x5;
-  s[6] = x6; s[7] = x7; s[8] = x8; s[9] = x9; s[10] = x10; s[11] = x11;
+  s[0] = x0;
+  s[1] = x1;
+  s[2] = x2;
+  s[3] = x3;
+  s[4] = x4;
+  s[5] = x5;
+  s[6] = x6;
+  s[7] = x7;
+  s[8] = x8;
+  s[9] = x9;
+  s[10] = x10;
+  s[11] = x11;
 }
 
 __attribute__((noinline)) void mul_add(f4* s, f4 a, f4 b) {
   f4 x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4], x5 = s[5];
   f4 y0 = s[6], y1 = s[7], y2 = s[8], y3 = s[9], y4 = s[10], y5 = s[11];
   for (int i = 0; i < kIterations; ++i) {
-    x0 = x0 * a; y0 = y0 + b; x1 = x1 * a; y1 = y1 + b; x2 = x2 * a; y2 = y2 + b;
-    x3 = x3 * a; y3 = y3 + b; x4 = x4 * a; y4 = y4 + b; x5 = x5 * a; y5 = y5 + b;
+    x0 = x0 * a;
+    y0 = y0 + b;
+    x1 = x1 * a;
+    y1 = y1 + b;
+    x2 = x2 * a;
+    y2 = y2 + b;
+    x3 = x3 * a;
+    y3 = y3 + b;
+    x4 = x4 * a;
+    y4 = y4 + b;
+    x5 = x5 * a;
+    y5 = y5 + b;
   }
-  s[0] = x0; s[1] = x1; s[2] = x2; s[3] = x3; s[4] = x4; s[5] = x5;
-  s[6] = y0; s[7] = y1; s[8] = y2; s[9] = y3; s[10] = y4; s[11] = y5;
+  s[0] = x0;
+  s[1] = x1;
+  s[2] = x2;
+  s[3] = x3;
+  s[4] = x4;
+  s[5] = x5;
+  s[6] = y0;
+  s[7] = y1;
+  s[8] = y2;
+  s[9] = y3;
+  s[10] = y4;
+  s[11] = y5;
 }
 
 struct Rate {
@@ -76,8 +136,10 @@ Rate measure(F kernel, const Timing& timing) {
 int main(int argc, char** argv) {
   bool json = false, quick = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) json = true;
-    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    if (std::strcmp(argv[i], "--json") == 0)
+      json = true;
+    else if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
     else {
       std::fprintf(stderr, "usage: bench_peak [--json] [--quick]\n");
       return 2;
@@ -99,13 +161,17 @@ int main(int argc, char** argv) {
   float checksum = 0;
   for (const f4& v : state) checksum += v[0] + v[3];
   const double clock_ghz = gatelab::bench::measure_clock_ghz(quick ? 50 : 300);
-  if (json) std::printf("{\"bench\": \"peak\", \"clock_ghz\": %.3f, \"rows\": [", clock_ghz);
-  else if (clock_ghz > 0) std::printf("core clock under load: %.2f GHz (measured)\n", clock_ghz);
+  if (json)
+    std::printf("{\"bench\": \"peak\", \"clock_ghz\": %.3f, \"rows\": [", clock_ghz);
+  else if (clock_ghz > 0)
+    std::printf("core clock under load: %.2f GHz (measured)\n", clock_ghz);
   bool first = true;
   for (const Row& r : rows) {
     if (json) {
-      std::printf("%s\n  {\"op\": \"%s\", \"shape\": \"12 chains\", \"unit\": \"GFLOP/s\", \"value\": %.3f, "
-                  "\"best\": %.3f}", first ? "" : ",", r.op, r.rate.median, r.rate.best);
+      std::printf(
+          "%s\n  {\"op\": \"%s\", \"shape\": \"12 chains\", \"unit\": \"GFLOP/s\", \"value\": %.3f, "
+          "\"best\": %.3f}",
+          first ? "" : ",", r.op, r.rate.median, r.rate.best);
       first = false;
     } else {
       std::printf("%-20s %7.2f / %7.2f GFLOP/s (median / best)\n", r.op, r.rate.median, r.rate.best);

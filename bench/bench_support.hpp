@@ -25,7 +25,7 @@ inline double now_seconds() {
 inline double cpu_seconds() {
 #if defined(__EMSCRIPTEN__)
   return EM_ASM_DOUBLE({
-    if (typeof process !== 'undefined' && process.cpuUsage) {
+    if (typeof process != = 'undefined' && process.cpuUsage) {
       const u = process.cpuUsage();
       return (u.user + u.system) / 1e6;
     }

@@ -34,6 +34,8 @@ void set_message(Status& s, std::string message) { s.message = std::move(message
 
 }  // namespace
 
+// Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
+// clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_base) {
   value_object<Status>("Status")
       .field("code", &status_code, &set_code)
@@ -63,3 +65,4 @@ EMSCRIPTEN_BINDINGS(gatelab_base) {
   function("statsHolm", +[](const val& p) { return val::array(holm_adjust(doubles(p))); });
   function("statsTQuantile", &student_t_quantile);
 }
+// clang-format on

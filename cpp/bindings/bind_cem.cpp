@@ -21,8 +21,15 @@ Status to_config(const val& o, CemAttentionConfig& c) {
   if (Status e = seed_of(o, c.seed); !e.ok()) return e;
   if (Status e = parse_cem_diagonal(get<std::string>(o, "diagonal"), c.diagonal); !e.ok()) return e;
   if (Status e = parse_cem_precond(get<std::string>(o, "precond"), c.precond); !e.ok()) return e;
-  c = {get<int>(o, "d"), get<int>(o, "heads"), get<int>(o, "steps"), get<float>(o, "eta"), get<float>(o, "beta"),
-       c.diagonal, c.precond, get<int>(o, "precondRank"), c.seed};
+  c = {get<int>(o, "d"),
+       get<int>(o, "heads"),
+       get<int>(o, "steps"),
+       get<float>(o, "eta"),
+       get<float>(o, "beta"),
+       c.diagonal,
+       c.precond,
+       get<int>(o, "precondRank"),
+       c.seed};
   return validate(c);
 }
 
@@ -32,8 +39,8 @@ Status to_config(const val& o, CemMlpConfig& c) {
   Status e = parse_cem_activation(activation, get<float>(o, "activationBeta"), c.activation);
   if (e.ok()) e = parse_cem_precond(get<std::string>(o, "precond"), c.precond);
   if (!e.ok()) return e;
-  c = {get<int>(o, "d"), get<int>(o, "hidden"), c.activation, get<int>(o, "steps"), get<float>(o, "eta"), c.precond,
-       get<int>(o, "precondRank"), c.seed};
+  c = {get<int>(o, "d"), get<int>(o, "hidden"),      c.activation, get<int>(o, "steps"), get<float>(o, "eta"),
+       c.precond,        get<int>(o, "precondRank"), c.seed};
   return validate(c);
 }
 
@@ -46,7 +53,8 @@ Status to_config(const val& o, CemStdAttentionConfig& c) {
 Status to_config(const val& o, CemGatedMlpConfig& c) {
   if (Status e = seed_of(o, c.seed); !e.ok()) return e;
   if (Status e = parse_cem_activation(get<std::string>(o, "activation"), get<float>(o, "activationBeta"), c.activation);
-      !e.ok()) return e;
+      !e.ok())
+    return e;
   c = {get<int>(o, "d"), get<int>(o, "hidden"), c.activation, c.seed};
   return validate(c);
 }
@@ -80,14 +88,11 @@ Status energy_trace(const L& layer, Ptr h, int n, Ptr out) {
 
 // out: (G, G); axes = [a₀ | a₁], each (d).
 template <class L>
-Status energy_grid(const L& layer, Ptr h, int n, int i, Ptr origin, Ptr axes, float lo, float hi, int g,
-                        Ptr out) {
+Status energy_grid(const L& layer, Ptr h, int n, int i, Ptr origin, Ptr axes, float lo, float hi, int g, Ptr out) {
   const CemSlice slice{f32(origin), f32(axes), lo, hi, g};
-  return through_doubles(g >= 2 && g <= cem_max_grid ? std::size_t(g) * g : 0, out, [&](double* grid) {
-    return cem_energy_grid(layer, f32(h), n, i, slice, grid);
-  });
+  return through_doubles(g >= 2 && g <= cem_max_grid ? std::size_t(g) * g : 0, out,
+                         [&](double* grid) { return cem_energy_grid(layer, f32(h), n, i, slice, grid); });
 }
-
 
 // Writes dL/dh (n, d) and dL/dθ (concatenated like get_params).
 template <class L>
@@ -101,42 +106,51 @@ template <class L>
 class_<L> common_methods(const char* name) {
   return class_<L>(name)
       .function("parameterCount", &L::parameter_count)
-      .function("viewCount", +[](L& l) { return static_cast<int>(l.parameters().size()); })
+      .function(
+          "viewCount", +[](L& l) { return static_cast<int>(l.parameters().size()); })
       .function("viewName", &view_field<L, std::string, &ParamView<float>::name>)
       .function("viewSize", &view_field<L, int, &ParamView<float>::size>)
       .function("viewRows", &view_field<L, int, &ParamView<float>::rows>)
       .function("viewCols", &view_field<L, int, &ParamView<float>::cols>)
-      .function("getParams", +[](L& l, Ptr out) { read_flat(l.parameters(), f32(out)); })
+      .function(
+          "getParams", +[](L& l, Ptr out) { read_flat(l.parameters(), f32(out)); })
       .function("setParams", &set_params<L>)
-      .function("forward",
-                +[](const L& l, Ptr h, int n, Ptr out) { return l.forward(f32(h), n, f32(out)); });
+      .function(
+          "forward", +[](const L& l, Ptr h, int n, Ptr out) { return l.forward(f32(h), n, f32(out)); });
 }
 
 template <class L>
 class_<L> cem_methods(const char* name) {
   return common_methods<L>(name)
-      .function("energy", +[](const L& l, Ptr h, int n, int i, Ptr y) {
-        return number_from([&](double* e) { return l.energy(f32(h), n, i, f32(y), e); });
-      })
+      .function(
+          "energy", +[](const L& l, Ptr h, int n, int i,
+                        Ptr y) { return number_from([&](double* e) { return l.energy(f32(h), n, i, f32(y), e); }); })
       .function("energyGradient", &energy_gradient<L>)
       .function("energyTrace", &energy_trace<L>)
-      .function("trajectory",
-                +[](const L& l, Ptr h, int n, Ptr out) { return l.trajectory(f32(h), n, f32(out)); })
+      .function(
+          "trajectory", +[](const L& l, Ptr h, int n, Ptr out) { return l.trajectory(f32(h), n, f32(out)); })
       .function("energyGrid", &energy_grid<L>)
-      .function("minEigenvalue",
-                +[](const L& l) { return number_from([&](double* v) { return l.precond_min_eigenvalue(v); }); })
-      .function("preconditioner", +[](const L& l, Ptr out) {  // P, d × d, row-major
-        const std::size_t d = l.config().d;
-        return through_doubles(d * d, out, [&](double* p) { return l.precond_dense(p); });
-      })
-      .function("spectrum", +[](const L& l, Ptr out) {  // the d eigenvalues of P, ascending
-        return through_doubles(l.config().d, out, [&](double* values) { return l.precond_spectrum(values); });
-      })
+      .function(
+          "minEigenvalue",
+          +[](const L& l) { return number_from([&](double* v) { return l.precond_min_eigenvalue(v); }); })
+      .function(
+          "preconditioner",
+          +[](const L& l, Ptr out) {  // P, d × d, row-major
+            const std::size_t d = l.config().d;
+            return through_doubles(d * d, out, [&](double* p) { return l.precond_dense(p); });
+          })
+      .function(
+          "spectrum",
+          +[](const L& l, Ptr out) {  // the d eigenvalues of P, ascending
+            return through_doubles(l.config().d, out, [&](double* values) { return l.precond_spectrum(values); });
+          })
       .function("backward", &backward<L>);
 }
 
 }  // namespace
 
+// Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
+// clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_cem) {
   constants({{"cemMaxD", cem_max_d}, {"cemMaxRows", cem_max_rows}, {"cemMaxSteps", cem_max_steps},
              {"cemMaxHeads", cem_max_heads}, {"cemMaxHidden", cem_max_hidden}, {"cemMaxRank", cem_max_rank},
@@ -165,3 +179,4 @@ EMSCRIPTEN_BINDINGS(gatelab_cem) {
     return mlp_tie_problem(m).ok() ? new CemGatedMlp(gated_from_tied(m)) : nullptr;
   }, allow_raw_pointers());
 }
+// clang-format on

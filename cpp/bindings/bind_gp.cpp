@@ -15,8 +15,8 @@ namespace {
 // The data part of the options.
 Status to_config(const val& o, GpDataConfig& c) {
   if (Status e = parse_gp_inputs(get<std::string>(o, "inputs"), c.inputs); !e.ok()) return e;
-  c = {get<int>(o, "dx"), get<int>(o, "length"), get<double>(o, "lengthScale"), get<double>(o, "signalVar"),
-       get<double>(o, "noiseStd"), c.inputs};
+  c = {get<int>(o, "dx"),           get<int>(o, "length"),      get<double>(o, "lengthScale"),
+       get<double>(o, "signalVar"), get<double>(o, "noiseStd"), c.inputs};
   return validate(c);
 }
 
@@ -35,12 +35,22 @@ Status to_config(const val& o, SessionConfig& c) {
   if (Status e = parse_cem_diagonal(get<std::string>(o, "diagonal"), s.diagonal); !e.ok()) return e;
   if (Status e = parse_cem_precond(get<std::string>(o, "precond"), s.precond); !e.ok()) return e;
   if (Status e = seed_of(o, t.seed); !e.ok()) return e;
-  t = {t.data, get<int>(o, "d"), get<int>(o, "layers"), get<int>(o, "heads"), get<int>(o, "hidden"),
-       get<float>(o, "eta"), get<int>(o, "batch"), get<float>(o, "lr"), t.weight_decay, get<float>(o, "clipNorm"),
-       get<int>(o, "warmup"), t.decay_steps, t.seed};
+  t = {t.data,
+       get<int>(o, "d"),
+       get<int>(o, "layers"),
+       get<int>(o, "heads"),
+       get<int>(o, "hidden"),
+       get<float>(o, "eta"),
+       get<int>(o, "batch"),
+       get<float>(o, "lr"),
+       t.weight_decay,
+       get<float>(o, "clipNorm"),
+       get<int>(o, "warmup"),
+       t.decay_steps,
+       t.seed};
   // mlp_steps 0 and eta 0: the MLP's T and η are the attention's (the JS API has one steps, one eta).
-  s = {family_name, s.family, get<int>(o, "steps"), s.diagonal, s.precond, get<int>(o, "precondRank"), 0, 0.0f,
-       get<bool>(o, "learnEta")};
+  s = {family_name, s.family, get<int>(o, "steps"),    s.diagonal, s.precond, get<int>(o, "precondRank"),
+       0,           0.0f,     get<bool>(o, "learnEta")};
   return validate(t, c.spec);
 }
 
@@ -50,7 +60,9 @@ GpSession* create_session(const val& o) {
   return new GpSession(c.train, c.spec);
 }
 
-Status check_sequence(Ptr x, Ptr y) { return x && y ? Status{} : invalid_value("", "the sequence arrays must not be null"); }
+Status check_sequence(Ptr x, Ptr y) {
+  return x && y ? Status{} : invalid_value("", "the sequence arrays must not be null");
+}
 
 // n floats from p as doubles: a sequence's x (length·dx) and y (length), or m queries (m·dx).
 std::vector<double> doubles(Ptr p, std::size_t n) { return std::vector<double>(f32(p), f32(p) + n); }
@@ -115,13 +127,16 @@ Status predict_at(GpSession& s, Ptr x, Ptr y, int context, Ptr xq, int m, Ptr ou
 
 // Mean train MSE of steps [from, from + count) into out.
 Status losses(const GpSession& s, int from, int count, Ptr out) {
-  return through_doubles(std::clamp(count, 0, s.steps_done()), out, [&](double* l) { return s.copy_losses(from, count, l); });
+  return through_doubles(std::clamp(count, 0, s.steps_done()), out,
+                         [&](double* l) { return s.copy_losses(from, count, l); });
 }
 
 Status step_sizes(GpSession& s, Ptr out) { return s.step_sizes(f32(out)); }
 
 }  // namespace
 
+// Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
+// clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_gp) {
   constants({{"gpMaxStepsPerCall", gp_max_steps_per_call}, {"gpMaxSampleCount", gp_max_sample_count},
              {"gpMaxLength", gp_max_length}, {"gpMaxDx", gp_max_dx}});
@@ -145,3 +160,4 @@ EMSCRIPTEN_BINDINGS(gatelab_gp) {
       .function("evalSteps", &GpSession::eval_steps)
       .function("stepSizes", &step_sizes);
 }
+// clang-format on

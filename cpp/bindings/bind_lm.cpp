@@ -31,14 +31,15 @@ Status to_config(const val& j, LmConfig& c) {
   CemTransformerConfig& m = c.model;
   m.family = CemFamily::standard;
   m.activation.beta = get<float>(j, "beta");
-  std::tie(m.d, m.layers, m.heads, m.hidden, m.mlp_rank) =
-      std::tuple(get<int>(j, "d"), get<int>(j, "layers"), get<int>(j, "heads"), get<int>(j, "hidden"), get<int>(j, "rank"));
+  std::tie(m.d, m.layers, m.heads, m.hidden, m.mlp_rank) = std::tuple(
+      get<int>(j, "d"), get<int>(j, "layers"), get<int>(j, "heads"), get<int>(j, "hidden"), get<int>(j, "rank"));
   m.mlp_symmetrize = get<float>(j, "symmetrize");
   std::tie(c.context, c.batch, c.warmup, c.decay_steps) =
       std::tuple(get<int>(j, "context"), get<int>(j, "batch"), get<int>(j, "warmup"), get<int>(j, "decaySteps"));
   OptimizerOptions& o = c.optimizer;
-  std::tie(o.learning_rate, o.weight_decay, o.clip_norm, o.momentum) = std::tuple(
-      get<float>(j, "learningRate"), get<float>(j, "weightDecay"), get<float>(j, "clipNorm"), get<float>(j, "momentum"));
+  std::tie(o.learning_rate, o.weight_decay, o.clip_norm, o.momentum) =
+      std::tuple(get<float>(j, "learningRate"), get<float>(j, "weightDecay"), get<float>(j, "clipNorm"),
+                 get<float>(j, "momentum"));
   c.mlp_init_rms = get<float>(j, "mlpInitRms");
   c.gauge_fix = get<bool>(j, "gaugeFix");
   c.data_seed = static_cast<std::uint64_t>(data_seed);
@@ -63,6 +64,8 @@ val array_of(const double* values, std::size_t n) {
 
 }  // namespace
 
+// Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
+// clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_lm) {
   class_<Corpus>("LmCorpus")
       .constructor<std::string, double, double>()
@@ -117,3 +120,4 @@ EMSCRIPTEN_BINDINGS(gatelab_lm) {
         return s.restore(data.data(), data.size());
       });
 }
+// clang-format on

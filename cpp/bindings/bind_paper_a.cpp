@@ -17,10 +17,16 @@ namespace {
 
 Status to_config(const val& o, LayerConfig& c) {
   if (Status e = parse_layer_kind(get<std::string>(o, "kind"), "kind", c.kind); !e.ok()) return e;
-  if (Status e = parse_activation(get<std::string>(o, "activation"), "activation", c.activation.kind); !e.ok()) return e;
+  if (Status e = parse_activation(get<std::string>(o, "activation"), "activation", c.activation.kind); !e.ok())
+    return e;
   if (Status e = seed_of(o, c.seed); !e.ok()) return e;
-  c = {c.kind, {c.activation.kind, get<float>(o, "beta")}, get<int>(o, "dIn"), get<int>(o, "hidden"), get<int>(o, "dOut"),
-       get<int>(o, "rank"), c.seed};
+  c = {c.kind,
+       {c.activation.kind, get<float>(o, "beta")},
+       get<int>(o, "dIn"),
+       get<int>(o, "hidden"),
+       get<int>(o, "dOut"),
+       get<int>(o, "rank"),
+       c.seed};
   return validate(c);
 }
 
@@ -67,8 +73,9 @@ Status check_curve(int act, float lo, float hi, int n) {
 }
 
 Status plane(int act, float beta, float lo, float hi, int n, Ptr out) {
-  return run_if_ok(check_curve(act, lo, hi, n),
-                   [&] { exchange_plane({activation_by_index(act), beta}, lo, hi, n, f32(out)); });
+  return run_if_ok(check_curve(act, lo, hi, n), [&] {
+    exchange_plane({activation_by_index(act), beta}, lo, hi, n, f32(out));
+  });
 }
 
 Status curve(int act, float beta, float lo, float hi, int n, Ptr z, Ptr value, Ptr derivative, Ptr ratio) {
@@ -81,8 +88,16 @@ Status to_config(const val& j, CensusOptions& o) {
   const auto list = [&](const char* name) { return get<std::string>(j, name); };
   if (Status e = parse_census_lists(list("kinds"), list("activations"), list("ranks"), o); !e.ok()) return e;
   if (Status e = seed_of(j, o.seed); !e.ok()) return e;
-  o = {o.kinds, o.activations, o.ranks, get<int>(j, "dIn"), get<int>(j, "hidden"), get<int>(j, "dOut"),
-       get<float>(j, "beta"), o.seed, get<int>(j, "inputs"), get<double>(j, "threshold")};
+  o = {o.kinds,
+       o.activations,
+       o.ranks,
+       get<int>(j, "dIn"),
+       get<int>(j, "hidden"),
+       get<int>(j, "dOut"),
+       get<float>(j, "beta"),
+       o.seed,
+       get<int>(j, "inputs"),
+       get<double>(j, "threshold")};
   return validate(o);
 }
 
@@ -94,18 +109,21 @@ CensusRun* run_census_js(const val& j) {
 
 // Row i, or one of empty strings, zeros and false when there is no row i.
 val census_row_js(const CensusRun& run, int i) {
-  static const CensusRow none = [] { CensusRow r; r.config = {LayerKind::gated, {}, 0, 0, 0, 0, 0}; return r; }();
+  static const CensusRow none = [] {
+    CensusRow r;
+    r.config = {LayerKind::gated, {}, 0, 0, 0, 0, 0};
+    return r;
+  }();
   const bool ok = i >= 0 && i < run.size();
   const CensusRow& r = ok ? run.rows[i] : none;
   const LayerConfig& c = r.config;
-  return object_of("kind", ok ? layer_kind_name(c.kind) : "", "activation",
-                   ok ? activation_name(c.activation.kind) : "", "explanation", r.predicted.explanation, "rank",
-                   c.kind == LayerKind::mlp ? 1 : c.rank, "dIn", c.d_in, "hidden", c.hidden, "dOut", c.d_out,
-                   "parameters", static_cast<int>(r.parameters), "inputs", r.inputs,
-                   "jacobianRank", r.jacobian_rank, "measured", r.measured, "predicted", r.predicted.count, "keptMin",
-                   r.kept_min, "droppedMax", r.dropped_max, "gapDecades", r.gap_decades, "exchangeGap",
-                   r.exchange_gap, "exchangeApplicable", r.exchange_applicable, "exchangePredicted",
-                   r.exchange_predicted, "exchangeMeasured", r.exchange_measured);
+  return object_of(
+      "kind", ok ? layer_kind_name(c.kind) : "", "activation", ok ? activation_name(c.activation.kind) : "",
+      "explanation", r.predicted.explanation, "rank", c.kind == LayerKind::mlp ? 1 : c.rank, "dIn", c.d_in, "hidden",
+      c.hidden, "dOut", c.d_out, "parameters", static_cast<int>(r.parameters), "inputs", r.inputs, "jacobianRank",
+      r.jacobian_rank, "measured", r.measured, "predicted", r.predicted.count, "keptMin", r.kept_min, "droppedMax",
+      r.dropped_max, "gapDecades", r.gap_decades, "exchangeGap", r.exchange_gap, "exchangeApplicable",
+      r.exchange_applicable, "exchangePredicted", r.exchange_predicted, "exchangeMeasured", r.exchange_measured);
 }
 
 void census_spectrum(const CensusRun& run, int i, Ptr out) {
@@ -113,8 +131,8 @@ void census_spectrum(const CensusRun& run, int i, Ptr out) {
 }
 
 Status to_config(const val& j, RankApproxOptions& o) {
-  Status e = parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation",
-                                        o.activation);
+  Status e =
+      parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation", o.activation);
   if (e.ok()) e = seed_of(j, o.seed);
   if (!e.ok()) return e;
   o = {o.activation, get<int>(j, "dIn"), get<int>(j, "hidden"), get<int>(j, "dOut"), o.seed, get<int>(j, "inputs")};
@@ -144,6 +162,8 @@ val interactions_js(const Layer& layer, Ptr u, Ptr x, Ptr matrix, Ptr raw, Ptr v
 
 }  // namespace
 
+// Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
+// clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
   constants({{"maxCurvePoints", max_curve_points}, {"maxCensusParameters", max_census_parameters},
              {"maxRankApproxDim", max_rank_approx_dim}, {"maxInteractionDim", max_interaction_dim}});
@@ -179,3 +199,4 @@ EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
   function("paRankApprox", &rank_approx);
   function("paInteractions", &interactions_js);
 }
+// clang-format on

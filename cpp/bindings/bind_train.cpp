@@ -16,12 +16,20 @@ namespace {
 
 Status to_config(const val& j, DatasetOptions& o) {
   if (Status e = parse_task(get<std::string>(j, "task"), o.task); !e.ok()) return e;
-  if (Status e = parse_layer_kind(get<std::string>(j, "teacherKind"), "teacher.kind", o.teacher_kind); !e.ok()) return e;
+  if (Status e = parse_layer_kind(get<std::string>(j, "teacherKind"), "teacher.kind", o.teacher_kind); !e.ok())
+    return e;
   if (Status e = seed_of(j, o.seed); !e.ok()) return e;
-  o = {o.task, get<int>(j, "count"), get<float>(j, "noise"), get<float>(j, "trainFraction"), o.seed, o.teacher_kind, {},
-       get<int>(j, "teacherHidden"), get<int>(j, "teacherRank")};
+  o = {o.task,
+       get<int>(j, "count"),
+       get<float>(j, "noise"),
+       get<float>(j, "trainFraction"),
+       o.seed,
+       o.teacher_kind,
+       {},
+       get<int>(j, "teacherHidden"),
+       get<int>(j, "teacherRank")};
   const Status e = parse_activation_spec(get<std::string>(j, "teacherActivation"), get<float>(j, "teacherBeta"),
-                                              "teacher.activation", o.teacher_activation);
+                                         "teacher.activation", o.teacher_activation);
   return e.ok() ? validate_task(o) : e;
 }
 
@@ -37,13 +45,17 @@ Status to_config(const val& j, TrainerOptions& t) {
   if (e.ok()) e = parse_loss(get<std::string>(j, "loss"), t.loss);
   if (e.ok()) e = parse_optimizer(get<std::string>(j, "optimizer"), t.optimizer.kind);
   if (e.ok()) e = seed_of(j, l.seed);
-  if (e.ok()) e = parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation", l.activation);
+  if (e.ok())
+    e = parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation", l.activation);
   if (!e.ok()) return e;
   l = {l.kind, l.activation, l.d_in, get<int>(j, "hidden"), l.d_out, get<int>(j, "rank"), l.seed};
-  t = {l, get<bool>(j, "biasFeature"), t.loss,
-       {t.optimizer.kind, get<float>(j, "learningRate"), get<float>(j, "momentum"), get<float>(j, "beta1"), get<float>(j, "beta2"),
-        get<float>(j, "epsilon")},
-       get<int>(j, "batchSize"), get<int>(j, "evalEvery")};
+  t = {l,
+       get<bool>(j, "biasFeature"),
+       t.loss,
+       {t.optimizer.kind, get<float>(j, "learningRate"), get<float>(j, "momentum"), get<float>(j, "beta1"),
+        get<float>(j, "beta2"), get<float>(j, "epsilon")},
+       get<int>(j, "batchSize"),
+       get<int>(j, "evalEvery")};
   return validate(t);
 }
 
@@ -99,8 +111,9 @@ Status to_race(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count
   const std::string models = get<std::string>(r, "models");
   if (Status e = parse_race_models(models, get<float>(t, "beta"), o.models); !e.ok()) return e;
   if (Status e = parse_width_rule(get<std::string>(r, "widthRule"), o.width_rule); !e.ok()) return e;
-  o = {o.data, o.user_data, o.trainer, o.models, get<int>(r, "steps"), get<int>(r, "seeds"), o.width_rule,
-       get<int>(r, "budget"), get<int>(r, "mlpHidden")};
+  o = {o.data,       o.user_data,           o.trainer,
+       o.models,     get<int>(r, "steps"),  get<int>(r, "seeds"),
+       o.width_rule, get<int>(r, "budget"), get<int>(r, "mlpHidden")};
   return validate(o);
 }
 
@@ -132,6 +145,8 @@ void copy_curves(const RaceRun& run, int i, Ptr out) {
 
 }  // namespace
 
+// Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
+// clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_train) {
   constants({{"maxDatasetPoints", max_dataset_points}, {"maxGridSide", max_grid_side},
              {"maxStepsPerCall", max_steps_per_call}, {"maxTrainerUnits", max_trainer_units},
@@ -176,3 +191,4 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
       .function("model", &model)
       .function("copyCurves", &copy_curves);
 }
+// clang-format on

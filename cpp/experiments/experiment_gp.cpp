@@ -181,9 +181,14 @@ std::string gp_experiment_json(const GpExperimentConfig& c, const GpBaselines& b
   j.begin_object().field("experiment", "gp-recursion");
   j.key("settings").begin_object();
   j.field("dx", t.data.dx).field("length", t.data.length).field("lengthScale", t.data.length_scale);
-  j.field("signalVar", t.data.signal_var).field("noiseStd", t.data.noise_std).field("inputs", gp_inputs_name(t.data.inputs));
+  j.field("signalVar", t.data.signal_var)
+      .field("noiseStd", t.data.noise_std)
+      .field("inputs", gp_inputs_name(t.data.inputs));
   j.field("d", t.d).field("layers", t.layers).field("heads", t.heads).field("hidden", t.hidden);
-  j.field("eta", double(t.eta)).field("batch", t.batch).field("lr", double(t.lr)).field("weightDecay", double(t.weight_decay));
+  j.field("eta", double(t.eta))
+      .field("batch", t.batch)
+      .field("lr", double(t.lr))
+      .field("weightDecay", double(t.weight_decay));
   j.field("clipNorm", double(t.clip_norm)).field("warmup", t.warmup).field("decaySteps", t.decay_steps);
   j.field("seeds", c.seeds).field("trainSteps", c.train_steps).field("evalSequences", c.eval_sequences);
   j.field("evalSeed", double(c.eval_seed)).field("curveSequences", c.curve_sequences);

@@ -19,14 +19,14 @@
 namespace gatelab {
 
 struct GpExperimentConfig {
-  GpTrainConfig train;                // train.seed is replaced by each job's seed
+  GpTrainConfig train;  // train.seed is replaced by each job's seed
   std::vector<GpModelSpec> models;
-  int seeds = 3;                      // seeds 1 … seeds
+  int seeds = 3;  // seeds 1 … seeds
   int train_steps = 1200;
   int eval_sequences = 512;
   std::uint64_t eval_seed = 20240601;  // the held-out set (a stream no training seed uses)
-  int curve_points = 10;              // held-out RMSE measured this many times while training
-  int curve_sequences = 128;          // … on the first this many held-out sequences
+  int curve_points = 10;               // held-out RMSE measured this many times while training
+  int curve_sequences = 128;           // … on the first this many held-out sequences
 };
 
 // The settings of `npm run experiment -- gp-recursion` (quick: the test-sized run).
@@ -38,9 +38,9 @@ std::string validate(const GpExperimentConfig& config);
 
 struct GpBaselines {
   std::vector<double> posterior_rmse, context_mean_rmse, zero_rmse;  // by position (n)
-  std::vector<double> posterior_sd;  // mean predictive sd by position (the expected error)
-  double posterior = 0, context_mean = 0, zero = 0;                 // overall RMSE
-  std::vector<std::vector<double>> posterior_means;                 // per held-out sequence
+  std::vector<double> posterior_sd;                  // mean predictive sd by position (the expected error)
+  double posterior = 0, context_mean = 0, zero = 0;  // overall RMSE
+  std::vector<std::vector<double>> posterior_means;  // per held-out sequence
 };
 GpBaselines gp_baselines(const GpDataConfig& data, const std::vector<GpSequence>& eval);
 

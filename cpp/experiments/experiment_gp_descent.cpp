@@ -39,7 +39,8 @@ GpDescentJob job(std::string suite, std::string name, GpModelSpec spec, int dx =
 
 std::vector<GpDescentJob> grid_models(bool quick) {
   const std::vector<int> depths = quick ? std::vector<int>{1, 2} : std::vector<int>{1, 2, 4, 8};
-  const std::vector<float> etas = quick ? std::vector<float>{0.125f, 0.25f} : std::vector<float>{0.0625f, 0.125f, 0.25f, 0.5f};
+  const std::vector<float> etas =
+      quick ? std::vector<float>{0.125f, 0.25f} : std::vector<float>{0.0625f, 0.125f, 0.25f, 0.5f};
   std::vector<GpDescentJob> out;
   GpModelSpec standard;
   standard.label = "standard";
@@ -47,7 +48,8 @@ std::vector<GpDescentJob> grid_models(bool quick) {
   standard.diagonal = CemDiagonal::none;
   out.push_back(job("grid", "standard", standard));
   for (int t : depths) {
-    for (float eta : etas) out.push_back(job("grid", "cem-t" + std::to_string(t) + "-eta" + number_name(eta), cem_model(t, eta)));
+    for (float eta : etas)
+      out.push_back(job("grid", "cem-t" + std::to_string(t) + "-eta" + number_name(eta), cem_model(t, eta)));
   }
   for (int t : quick ? std::vector<int>{1} : depths) {
     GpModelSpec s = cem_model(t, 0.25f);
@@ -55,13 +57,15 @@ std::vector<GpDescentJob> grid_models(bool quick) {
     s.label = "cem T=" + std::to_string(t) + " learned η";
     out.push_back(job("grid", "cem-t" + std::to_string(t) + "-learned", s));
   }
-  for (auto [attn, mlp] : quick ? std::vector<std::pair<int, int>>{{2, 1}} : std::vector<std::pair<int, int>>{{2, 1}, {1, 2}}) {
+  for (auto [attn, mlp] :
+       quick ? std::vector<std::pair<int, int>>{{2, 1}} : std::vector<std::pair<int, int>>{{2, 1}, {1, 2}}) {
     GpModelSpec s = cem_model(attn, 0.25f);
     s.mlp_steps = mlp;
     s.label = "cem T_attn=" + std::to_string(attn) + " T_mlp=" + std::to_string(mlp) + " η=0.25";
     out.push_back(job("grid", "cem-attn" + std::to_string(attn) + "-mlp" + std::to_string(mlp), s));
   }
-  for (CemPrecond p : quick ? std::vector<CemPrecond>{CemPrecond::paper} : std::vector<CemPrecond>{CemPrecond::paper, CemPrecond::psd}) {
+  for (CemPrecond p : quick ? std::vector<CemPrecond>{CemPrecond::paper}
+                            : std::vector<CemPrecond>{CemPrecond::paper, CemPrecond::psd}) {
     GpModelSpec s = cem_model(1, 0.25f);
     s.precond = p;
     s.precond_rank = 4;
@@ -93,7 +97,8 @@ std::vector<GpDescentJob> diagonal_models(bool quick) {
       if (quick && diag == CemDiagonal::per_head) continue;
       GpModelSpec s = cem_model(2, 0.25f, diag);
       s.label = std::string("cem T=2 ") + cem_diagonal_name(diag) + " diagonal, dx=" + std::to_string(dx);
-      out.push_back(job("diagonal", std::string("diag-") + cem_diagonal_name(diag) + "-dx" + std::to_string(dx), s, dx));
+      out.push_back(
+          job("diagonal", std::string("diag-") + cem_diagonal_name(diag) + "-dx" + std::to_string(dx), s, dx));
     }
   }
   return out;
@@ -184,7 +189,8 @@ std::vector<BlockProbe> probe(GpSession& session, const std::vector<GpSequence>&
   return out;
 }
 
-void write_test_time(JsonWriter& j, const GpDescentSettings& st, GpSession& session, const std::vector<GpSequence>& eval) {
+void write_test_time(JsonWriter& j, const GpDescentSettings& st, GpSession& session,
+                     const std::vector<GpSequence>& eval) {
   CemTransformer& model = session.model();
   const int attn = model.config().attn_steps, mlp = model.config().mlp_steps;
   j.key("testTime").begin_array();
@@ -194,7 +200,8 @@ void write_test_time(JsonWriter& j, const GpDescentSettings& st, GpSession& sess
     (void)session.set_eval_steps(0);
     // The settings validated eval_steps, and attn/mlp are the counts the model holds now.
     (void)model.set_steps(steps, steps);
-    const std::vector<BlockProbe> blocks = probe(session, eval, std::min<int>(st.probe_sequences, int(eval.size())), steps);
+    const std::vector<BlockProbe> blocks =
+        probe(session, eval, std::min<int>(st.probe_sequences, int(eval.size())), steps);
     (void)model.set_steps(attn, mlp);
     j.begin_object().field("steps", steps).field("rmse", rmse).key("blocks").begin_array();
     for (std::size_t l = 0; l < blocks.size(); ++l) {
@@ -216,7 +223,9 @@ void write_settings(JsonWriter& j, const GpDescentSettings& st) {
   j.field("d", t.d).field("layers", t.layers).field("heads", t.heads).field("hidden", t.hidden);
   j.field("batch", t.batch).field("lr", double(t.lr)).field("warmup", t.warmup).field("clipNorm", double(t.clip_norm));
   j.field("trainSteps", st.base.train_steps).field("evalSequences", st.base.eval_sequences);
-  j.field("evalSeed", double(st.base.eval_seed)).field("devSequences", st.dev_sequences).field("devSeed", double(st.dev_seed));
+  j.field("evalSeed", double(st.base.eval_seed))
+      .field("devSequences", st.dev_sequences)
+      .field("devSeed", double(st.dev_seed));
   j.field("evalSteps", st.eval_steps).field("testTimeSequences", st.test_time_sequences);
   j.field("probeSequences", st.probe_sequences);
   j.end_object();
@@ -292,7 +301,9 @@ std::string gp_descent_run(const GpDescentSettings& st, const GpDescentJob& job)
   JsonWriter j;
   j.begin_object().field("suite", job.suite).field("name", job.name).field("label", m.label).field("seed", job.seed);
   j.field("dx", job.dx).field("family", cem_family_name(m.family)).field("steps", m.steps);
-  j.field("mlpSteps", m.mlp_steps > 0 ? m.mlp_steps : m.steps).field("eta", double(m.eta)).field("learnEta", m.learn_eta);
+  j.field("mlpSteps", m.mlp_steps > 0 ? m.mlp_steps : m.steps)
+      .field("eta", double(m.eta))
+      .field("learnEta", m.learn_eta);
   j.field("diagonal", cem_diagonal_name(m.diagonal)).field("precond", cem_precond_name(m.precond));
   j.field("parameters", error.empty() ? session.parameter_count() : std::size_t{0});
   j.field("error", error).field("diverged", session.diverged()).field("trainLoss", train_loss);
@@ -330,7 +341,11 @@ std::string gp_descent_header_json(const std::string& suite, const GpDescentSett
   for (int dx : dxs) {
     const GpDataConfig data = gp_descent_data(st, dx);
     const GpBaselines b = gp_baselines(data, gp_sample_set(data, st.base.eval_sequences, st.base.eval_seed));
-    j.begin_object().field("dx", dx).field("lengthScale", data.length_scale).field("posterior", b.posterior).field("contextMean", b.context_mean);
+    j.begin_object()
+        .field("dx", dx)
+        .field("lengthScale", data.length_scale)
+        .field("posterior", b.posterior)
+        .field("contextMean", b.context_mean);
     j.field("zero", b.zero).field("posteriorByPosition", b.posterior_rmse).end_object();
   }
   j.end_array().end_object();

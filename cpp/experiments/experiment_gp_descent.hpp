@@ -25,12 +25,12 @@
 namespace gatelab {
 
 struct GpDescentSettings {
-  GpExperimentConfig base;             // training, width, held-out set; base.models is unused
+  GpExperimentConfig base;  // training, width, held-out set; base.models is unused
   int dev_sequences = 256;
-  std::uint64_t dev_seed = 20240707;   // the dev set: its own stream, disjoint from held-out
+  std::uint64_t dev_seed = 20240707;                       // the dev set: its own stream, disjoint from held-out
   std::vector<int> eval_steps = {1, 2, 3, 4, 5, 6, 7, 8};  // T′ of the test-time evaluation
-  int test_time_sequences = 256;       // held-out sequences scored at each T′
-  int probe_sequences = 16;            // held-out sequences the per-step probes average over
+  int test_time_sequences = 256;                           // held-out sequences scored at each T′
+  int probe_sequences = 16;                                // held-out sequences the per-step probes average over
 };
 
 struct GpDescentJob {

@@ -55,14 +55,14 @@ struct LmExperimentSettings {
   bool decay = true;  // linear decay to 10 % over the run's steps; false: constant after warm-up
   float weight_decay = 0.1f, clip_norm = 1.0f, momentum = 0.9f, eta = 0.25f;
   double dev_fraction = 0.05, validation_fraction = 0.05;
-  int max_chars = 0;  // > 0: only the first max_chars characters of the text (quick runs)
+  int max_chars = 0;        // > 0: only the first max_chars characters of the text (quick runs)
   int eval_windows = 1024;  // every evaluation of a curve uses the same windows
   int curve_points = 10;
   int eval_every = 0;  // > 0: a curve point every eval_every steps (and at the end), not curve_points
   int diagnostic_windows = 16;
   int sample_chars = 200;
-  int seeds = 5, sweep_seed = 101;       // reported seeds are 1…seeds; the sweep uses its own
-  std::string reference;                 // mlp-lm: its initial MLP output RMS is every variant's
+  int seeds = 5, sweep_seed = 101;         // reported seeds are 1…seeds; the sweep uses its own
+  std::string reference;                   // mlp-lm: its initial MLP output RMS is every variant's
   std::vector<std::string> long_variants;  // the headline variants of the long phase
 };
 

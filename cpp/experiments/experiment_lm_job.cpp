@@ -64,14 +64,23 @@ std::vector<int> lm_curve_steps(const LmExperimentSettings& s, int steps) {
 std::string lm_variants_json(const LmExperimentSettings& s, const std::vector<LmVariant>& variants) {
   JsonWriter j;
   j.begin_object().key("settings").begin_object();
-  j.field("experiment", s.experiment).field("d", s.d).field("layers", s.layers).field("heads", s.heads).field("context", s.context);
+  j.field("experiment", s.experiment)
+      .field("d", s.d)
+      .field("layers", s.layers)
+      .field("heads", s.heads)
+      .field("context", s.context);
   j.field("batch", s.batch).field("budget", s.budget).field("steps", s.steps).field("longSteps", s.long_steps);
   j.field("sweepSteps", s.sweep_steps > 0 ? s.sweep_steps : s.steps);
-  j.field("warmup", s.warmup).field("decay", s.decay).field("weightDecay", double(s.weight_decay)).field("clipNorm", double(s.clip_norm));
+  j.field("warmup", s.warmup)
+      .field("decay", s.decay)
+      .field("weightDecay", double(s.weight_decay))
+      .field("clipNorm", double(s.clip_norm));
   j.field("momentum", double(s.momentum)).field("devFraction", s.dev_fraction);
   j.field("validationFraction", s.validation_fraction).field("maxChars", s.max_chars);
   j.field("evalWindows", s.eval_windows);
-  j.field("curvePoints", s.curve_points).field("evalEvery", s.eval_every).field("diagnosticWindows", s.diagnostic_windows);
+  j.field("curvePoints", s.curve_points)
+      .field("evalEvery", s.eval_every)
+      .field("diagnosticWindows", s.diagnostic_windows);
   j.field("seeds", s.seeds).field("sweepSeed", s.sweep_seed).field("reference", s.reference);
   j.field("eta", double(s.eta)).field("sampleChars", s.sample_chars);
   j.key("longVariants").begin_array();
@@ -97,7 +106,7 @@ std::string lm_variants_json(const LmExperimentSettings& s, const std::vector<Lm
 }
 
 std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVariant>& variants, const LmJob& job,
-                           const std::string& text, std::string* json) {
+                       const std::string& text, std::string* json) {
   const auto started = std::chrono::steady_clock::now();
   const LmVariant* v = find_variant(variants, job.variant);
   if (v == nullptr) return "unknown variant '" + job.variant + "'";
@@ -108,8 +117,9 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   const std::string_view used =
       s.max_chars > 0 && text.size() > std::size_t(s.max_chars) ? std::string_view(text).substr(0, s.max_chars) : text;
   if (Status e = make_char_corpus(used, s.dev_fraction, s.validation_fraction, *corpus); !e.ok()) return e.message;
-  const int steps = job.phase == "long" ? s.long_steps
-                    : job.phase == "sweep" && s.sweep_steps > 0 ? s.sweep_steps : s.steps;
+  const int steps = job.phase == "long"                         ? s.long_steps
+                    : job.phase == "sweep" && s.sweep_steps > 0 ? s.sweep_steps
+                                                                : s.steps;
   const CorpusSplit split = job.phase == "sweep" ? CorpusSplit::dev : CorpusSplit::validation;
 
   LmConfig config = lm_job_config(s, *v, job.seed, job.learning_rate, steps);
@@ -145,8 +155,7 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
     curve_loss.push_back(loss);
     curve_train.push_back(train / std::max(1, session.steps_done() - before));
     diagnostics.emplace_back();
-    if (Status e = session.diagnostics(CorpusSplit::validation, s.diagnostic_windows, diagnostics.back());
-        !e.ok()) {
+    if (Status e = session.diagnostics(CorpusSplit::validation, s.diagnostic_windows, diagnostics.back()); !e.ok()) {
       return e.message;
     }
   }

@@ -46,7 +46,8 @@ void mlp_lm(bool quick, LmExperimentSettings& s, std::vector<LmVariant>& out) {
   s.long_variants = {"swiglu", "symgated-silu"};
   const auto momentum = OptimizerKind::momentum;
   if (quick) {
-    out = {slot(s, "ffn-gelu", "main", K::mlp, A::gelu), slot(s, "swiglu", "main", K::gated, A::silu),
+    out = {slot(s, "ffn-gelu", "main", K::mlp, A::gelu),
+           slot(s, "swiglu", "main", K::gated, A::silu),
            slot(s, "symgated-silu", "main", K::gated, A::silu, 1, 1.0f),
            slot(s, "symmetric-silu", "main", K::symmetric, A::silu),
            slot(s, "dial-silu-0.5", "mechanism", K::gated, A::silu, 1, 0.5f),

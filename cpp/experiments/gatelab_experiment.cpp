@@ -87,8 +87,9 @@ int gp_recursion(const Args& args, int threads) {
       say("  " + name + fmt(": %3.0f %%, train MSE %.4f", 100 * fraction, loss));
     });
     const GpRunResult& r = runs[i];
-    say(fmt("[%2.0f/%.0f] ", ++finished, jobs) + name + fmt(": held-out RMSE %.4f (%.0f params, %.1f s)", r.rmse,
-        double(r.parameters), r.seconds) + (r.error.empty() ? "" : " ERROR " + r.error) + (r.diverged ? " DIVERGED" : ""));
+    say(fmt("[%2.0f/%.0f] ", ++finished, jobs) + name +
+        fmt(": held-out RMSE %.4f (%.0f params, %.1f s)", r.rmse, double(r.parameters), r.seconds) +
+        (r.error.empty() ? "" : " ERROR " + r.error) + (r.diverged ? " DIVERGED" : ""));
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_output(args, gp_experiment_json(c, baselines, runs, seconds, threads));
@@ -98,7 +99,7 @@ int gp_recursion(const Args& args, int threads) {
 }  // namespace
 
 namespace gatelab::runner {
-int lm_command(const Args& args, int threads);  // lm_commands.cpp
+int lm_command(const Args& args, int threads);          // lm_commands.cpp
 int gp_descent_command(const Args& args, int threads);  // gp_descent_commands.cpp
 }  // namespace gatelab::runner
 

@@ -54,7 +54,8 @@ int gp_descent_command(const Args& args, int threads) {
   });
   std::set<int> dxs;
   for (const auto& j : jobs) dxs.insert(j.dx);
-  std::string out = "{\"header\": " + gp_descent_header_json(suite, settings, {dxs.begin(), dxs.end()}) + ",\n\"jobs\": [";
+  std::string out =
+      "{\"header\": " + gp_descent_header_json(suite, settings, {dxs.begin(), dxs.end()}) + ",\n\"jobs\": [";
   for (std::size_t i = 0; i < results.size(); ++i) out += (i ? ",\n" : "\n") + results[i];
   out += "\n]}";
   write_output(args, out);

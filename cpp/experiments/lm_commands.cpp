@@ -74,7 +74,8 @@ int lm_command(const Args& args, int threads) {
     settings.steps = args.integer("steps", settings.steps);
     settings.long_steps = 2 * settings.steps;
     settings.sweep_steps = 0;
-    if (settings.eval_every == 0 && settings.steps < settings.curve_points) fail("--steps must be at least the curve's points");
+    if (settings.eval_every == 0 && settings.steps < settings.curve_points)
+      fail("--steps must be at least the curve's points");
     if (settings.steps < 1) fail("--steps must be at least 1");
   }
   if (args.command == "lm-variants") {
@@ -102,7 +103,8 @@ int lm_command(const Args& args, int threads) {
       if (Status e = session.train(5); !e.ok()) fail(v.name + ": " + e.message);  // warm caches and allocations
       const auto started = std::chrono::steady_clock::now();
       if (Status e = session.train(steps); !e.ok()) fail(v.name + ": " + e.message);
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count() / steps;
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count() / steps;
       total += ms;
       say(fmt("%8.2f ms/step  ", ms) + v.name + fmt("  (%.0f parameters)", double(session.parameter_count())));
     }

@@ -37,14 +37,14 @@ GATELAB_LANE f64x4 swish_arg(f32x4 z, float beta, float bound) {  // β·z is ex
 }
 
 // ---- value kernels ----
-struct IdentityValue { GATELAB_LANE f32x4 operator()(f32x4 z) const { return z; } };
+struct IdentityValue {
+  GATELAB_LANE f32x4 operator()(f32x4 z) const { return z; }
+};
 struct ReluValue {
   GATELAB_LANE f32x4 operator()(f32x4 z) const { return select(greater(z, kZero), z, kZero); }
 };
 struct LeakyReluValue {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const {
-    return select(greater(z, kZero), z, splat(leaky_relu_slope) * z);
-  }
+  GATELAB_LANE f32x4 operator()(f32x4 z) const { return select(greater(z, kZero), z, splat(leaky_relu_slope) * z); }
 };
 struct Relu2Value {
   GATELAB_LANE f32x4 operator()(f32x4 z) const {
@@ -78,14 +78,14 @@ struct SoftplusValue {  // max(z, 0) + log(1 + e^−|z|): no overflow, exact-ish
 };
 
 // ---- derivative kernels (σ' at a kink: the left derivative) ----
-struct IdentityDerivative { GATELAB_LANE f32x4 operator()(f32x4) const { return kOne; } };
+struct IdentityDerivative {
+  GATELAB_LANE f32x4 operator()(f32x4) const { return kOne; }
+};
 struct ReluDerivative {
   GATELAB_LANE f32x4 operator()(f32x4 z) const { return select(greater(z, kZero), kOne, kZero); }
 };
 struct LeakyReluDerivative {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const {
-    return select(greater(z, kZero), kOne, splat(leaky_relu_slope));
-  }
+  GATELAB_LANE f32x4 operator()(f32x4 z) const { return select(greater(z, kZero), kOne, splat(leaky_relu_slope)); }
 };
 struct Relu2Derivative {
   GATELAB_LANE f32x4 operator()(f32x4 z) const { return splat(2.0f) * select(greater(z, kZero), z, kZero); }
@@ -167,44 +167,63 @@ void run(Kernel kernel, const float* in, float* out, std::size_t n) {
 
 float swish_bound(float beta) { return 300.0f / (beta < 0 ? -beta : beta); }
 
-constexpr const char* kNames[activation_count] = {"identity", "relu",      "leaky_relu", "relu2",
-                                                  "gelu",     "gelu_tanh", "silu",       "swish",
-                                                  "sigmoid",  "tanh",      "softplus"};
+constexpr const char* kNames[activation_count] = {"identity", "relu",  "leaky_relu", "relu2", "gelu",    "gelu_tanh",
+                                                  "silu",     "swish", "sigmoid",    "tanh",  "softplus"};
 
 }  // namespace
 
 void activation_forward(ActivationSpec s, const float* z, float* out, std::size_t n) {
   switch (s.kind) {
-    case Activation::identity: return run(IdentityValue{}, z, out, n);
-    case Activation::relu: return run(ReluValue{}, z, out, n);
-    case Activation::leaky_relu: return run(LeakyReluValue{}, z, out, n);
-    case Activation::relu2: return run(Relu2Value{}, z, out, n);
-    case Activation::gelu: return run(GeluValue{}, z, out, n);
-    case Activation::gelu_tanh: return run(GeluTanhValue{}, z, out, n);
-    case Activation::silu: return run(SiluValue{}, z, out, n);
+    case Activation::identity:
+      return run(IdentityValue{}, z, out, n);
+    case Activation::relu:
+      return run(ReluValue{}, z, out, n);
+    case Activation::leaky_relu:
+      return run(LeakyReluValue{}, z, out, n);
+    case Activation::relu2:
+      return run(Relu2Value{}, z, out, n);
+    case Activation::gelu:
+      return run(GeluValue{}, z, out, n);
+    case Activation::gelu_tanh:
+      return run(GeluTanhValue{}, z, out, n);
+    case Activation::silu:
+      return run(SiluValue{}, z, out, n);
     case Activation::swish:  // β = 1 is silu, bit for bit
       return s.beta == 1.0f ? run(SiluValue{}, z, out, n) : run(SwishValue{s.beta, swish_bound(s.beta)}, z, out, n);
-    case Activation::sigmoid: return run(SigmoidValue{}, z, out, n);
-    case Activation::tanh: return run(TanhValue{}, z, out, n);
-    case Activation::softplus: return run(SoftplusValue{}, z, out, n);
+    case Activation::sigmoid:
+      return run(SigmoidValue{}, z, out, n);
+    case Activation::tanh:
+      return run(TanhValue{}, z, out, n);
+    case Activation::softplus:
+      return run(SoftplusValue{}, z, out, n);
   }
 }
 
 void activation_backward(ActivationSpec s, const float* z, float* out, std::size_t n) {
   switch (s.kind) {
-    case Activation::identity: return run(IdentityDerivative{}, z, out, n);
-    case Activation::relu: return run(ReluDerivative{}, z, out, n);
-    case Activation::leaky_relu: return run(LeakyReluDerivative{}, z, out, n);
-    case Activation::relu2: return run(Relu2Derivative{}, z, out, n);
-    case Activation::gelu: return run(GeluDerivative{}, z, out, n);
-    case Activation::gelu_tanh: return run(GeluTanhDerivative{}, z, out, n);
-    case Activation::silu: return run(SiluDerivative{}, z, out, n);
+    case Activation::identity:
+      return run(IdentityDerivative{}, z, out, n);
+    case Activation::relu:
+      return run(ReluDerivative{}, z, out, n);
+    case Activation::leaky_relu:
+      return run(LeakyReluDerivative{}, z, out, n);
+    case Activation::relu2:
+      return run(Relu2Derivative{}, z, out, n);
+    case Activation::gelu:
+      return run(GeluDerivative{}, z, out, n);
+    case Activation::gelu_tanh:
+      return run(GeluTanhDerivative{}, z, out, n);
+    case Activation::silu:
+      return run(SiluDerivative{}, z, out, n);
     case Activation::swish:
       return s.beta == 1.0f ? run(SiluDerivative{}, z, out, n)
                             : run(SwishDerivative{s.beta, swish_bound(s.beta)}, z, out, n);
-    case Activation::sigmoid: return run(SigmoidDerivative{}, z, out, n);
-    case Activation::softplus: return run(SigmoidValue{}, z, out, n);  // softplus' = σ
-    case Activation::tanh: return run(TanhDerivative{}, z, out, n);
+    case Activation::sigmoid:
+      return run(SigmoidDerivative{}, z, out, n);
+    case Activation::softplus:
+      return run(SigmoidValue{}, z, out, n);  // softplus' = σ
+    case Activation::tanh:
+      return run(TanhDerivative{}, z, out, n);
   }
 }
 
@@ -220,37 +239,56 @@ GATELAB_LANE float run_one(Kernel kernel, float z) {
 
 float activation_value(ActivationSpec s, float z) {
   switch (s.kind) {
-    case Activation::identity: return run_one(IdentityValue{}, z);
-    case Activation::relu: return run_one(ReluValue{}, z);
-    case Activation::leaky_relu: return run_one(LeakyReluValue{}, z);
-    case Activation::relu2: return run_one(Relu2Value{}, z);
-    case Activation::gelu: return run_one(GeluValue{}, z);
-    case Activation::gelu_tanh: return run_one(GeluTanhValue{}, z);
-    case Activation::silu: return run_one(SiluValue{}, z);
+    case Activation::identity:
+      return run_one(IdentityValue{}, z);
+    case Activation::relu:
+      return run_one(ReluValue{}, z);
+    case Activation::leaky_relu:
+      return run_one(LeakyReluValue{}, z);
+    case Activation::relu2:
+      return run_one(Relu2Value{}, z);
+    case Activation::gelu:
+      return run_one(GeluValue{}, z);
+    case Activation::gelu_tanh:
+      return run_one(GeluTanhValue{}, z);
+    case Activation::silu:
+      return run_one(SiluValue{}, z);
     case Activation::swish:
       return s.beta == 1.0f ? run_one(SiluValue{}, z) : run_one(SwishValue{s.beta, swish_bound(s.beta)}, z);
-    case Activation::sigmoid: return run_one(SigmoidValue{}, z);
-    case Activation::tanh: return run_one(TanhValue{}, z);
-    case Activation::softplus: return run_one(SoftplusValue{}, z);
+    case Activation::sigmoid:
+      return run_one(SigmoidValue{}, z);
+    case Activation::tanh:
+      return run_one(TanhValue{}, z);
+    case Activation::softplus:
+      return run_one(SoftplusValue{}, z);
   }
   return 0.0f;
 }
 
 float activation_derivative(ActivationSpec s, float z) {
   switch (s.kind) {
-    case Activation::identity: return run_one(IdentityDerivative{}, z);
-    case Activation::relu: return run_one(ReluDerivative{}, z);
-    case Activation::leaky_relu: return run_one(LeakyReluDerivative{}, z);
-    case Activation::relu2: return run_one(Relu2Derivative{}, z);
-    case Activation::gelu: return run_one(GeluDerivative{}, z);
-    case Activation::gelu_tanh: return run_one(GeluTanhDerivative{}, z);
-    case Activation::silu: return run_one(SiluDerivative{}, z);
+    case Activation::identity:
+      return run_one(IdentityDerivative{}, z);
+    case Activation::relu:
+      return run_one(ReluDerivative{}, z);
+    case Activation::leaky_relu:
+      return run_one(LeakyReluDerivative{}, z);
+    case Activation::relu2:
+      return run_one(Relu2Derivative{}, z);
+    case Activation::gelu:
+      return run_one(GeluDerivative{}, z);
+    case Activation::gelu_tanh:
+      return run_one(GeluTanhDerivative{}, z);
+    case Activation::silu:
+      return run_one(SiluDerivative{}, z);
     case Activation::swish:
-      return s.beta == 1.0f ? run_one(SiluDerivative{}, z)
-                            : run_one(SwishDerivative{s.beta, swish_bound(s.beta)}, z);
-    case Activation::sigmoid: return run_one(SigmoidDerivative{}, z);
-    case Activation::softplus: return run_one(SigmoidValue{}, z);
-    case Activation::tanh: return run_one(TanhDerivative{}, z);
+      return s.beta == 1.0f ? run_one(SiluDerivative{}, z) : run_one(SwishDerivative{s.beta, swish_bound(s.beta)}, z);
+    case Activation::sigmoid:
+      return run_one(SigmoidDerivative{}, z);
+    case Activation::softplus:
+      return run_one(SigmoidValue{}, z);
+    case Activation::tanh:
+      return run_one(TanhDerivative{}, z);
   }
   return 0.0f;
 }
@@ -261,16 +299,15 @@ const char* activation_name(Activation a) {
 }
 
 const char* activation_label(Activation a) {
-  static constexpr const char* labels[activation_count] = {"identity", "ReLU",  "leaky ReLU", "ReLU²",
-                                                           "GELU",     "GELU (tanh)", "SiLU", "Swish",
-                                                           "sigmoid",  "tanh",  "softplus"};
+  static constexpr const char* labels[activation_count] = {
+      "identity", "ReLU", "leaky ReLU", "ReLU²", "GELU", "GELU (tanh)", "SiLU", "Swish", "sigmoid", "tanh", "softplus"};
   const int i = static_cast<int>(a);
   return i >= 0 && i < activation_count ? labels[i] : "unknown";
 }
 
 const char* activation_short_label(Activation a) {
-  static constexpr const char* labels[activation_count] = {"id",   "ReLU", "leaky", "ReLU²", "GELU", "GELUₜ",
-                                                           "SiLU", "Swish", "sigm", "tanh",  "softp"};
+  static constexpr const char* labels[activation_count] = {"id",   "ReLU",  "leaky", "ReLU²", "GELU", "GELUₜ",
+                                                           "SiLU", "Swish", "sigm",  "tanh",  "softp"};
   const int i = static_cast<int>(a);
   return i >= 0 && i < activation_count ? labels[i] : "?";
 }
@@ -285,7 +322,9 @@ std::optional<Activation> parse_activation(std::string_view name) {
 Status parse_activation(std::string_view name, std::string_view field, Activation& out) {
   const auto a = parse_activation(name);
   if (a) out = *a;
-  return a ? Status{} : invalid_value(field, std::string(field) + " must be one of the catalogue names (got '" + std::string(name) + "')");
+  return a ? Status{}
+           : invalid_value(
+                 field, std::string(field) + " must be one of the catalogue names (got '" + std::string(name) + "')");
 }
 
 Activation activation_by_index(int i) {
@@ -296,9 +335,12 @@ std::optional<int> homogeneity_degree(Activation a) {
   switch (a) {
     case Activation::identity:
     case Activation::relu:
-    case Activation::leaky_relu: return 1;
-    case Activation::relu2: return 2;
-    default: return std::nullopt;
+    case Activation::leaky_relu:
+      return 1;
+    case Activation::relu2:
+      return 2;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -358,20 +400,30 @@ double gelu_antiderivative(double z) {
 double activation_antiderivative(ActivationSpec s, double z) {
   const double slope = leaky_relu_slope;
   switch (s.kind) {
-    case Activation::identity: return 0.5 * z * z;
-    case Activation::relu: return z > 0 ? 0.5 * z * z : 0.0;
-    case Activation::leaky_relu: return z > 0 ? 0.5 * z * z : 0.5 * slope * z * z;
-    case Activation::relu2: return z > 0 ? z * z * z / 3.0 : 0.0;
-    case Activation::gelu: return gelu_antiderivative(z);
-    case Activation::silu: return silu_antiderivative(z);
+    case Activation::identity:
+      return 0.5 * z * z;
+    case Activation::relu:
+      return z > 0 ? 0.5 * z * z : 0.0;
+    case Activation::leaky_relu:
+      return z > 0 ? 0.5 * z * z : 0.5 * slope * z * z;
+    case Activation::relu2:
+      return z > 0 ? z * z * z / 3.0 : 0.0;
+    case Activation::gelu:
+      return gelu_antiderivative(z);
+    case Activation::silu:
+      return silu_antiderivative(z);
     case Activation::swish: {  // ∫ t·σ(βt) dt = Φ_silu(βz)/β²
       const double beta = s.beta;
       return beta == 0.0 ? 0.25 * z * z : silu_antiderivative(beta * z) / (beta * beta);
     }
-    case Activation::sigmoid: return sigmoid_antiderivative(z);
-    case Activation::tanh: return tanh_antiderivative(z);
-    case Activation::softplus: return softplus_antiderivative(z);
-    case Activation::gelu_tanh: break;  // no closed form
+    case Activation::sigmoid:
+      return sigmoid_antiderivative(z);
+    case Activation::tanh:
+      return tanh_antiderivative(z);
+    case Activation::softplus:
+      return softplus_antiderivative(z);
+    case Activation::gelu_tanh:
+      break;  // no closed form
   }
   return std::numeric_limits<double>::quiet_NaN();
 }

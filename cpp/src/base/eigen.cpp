@@ -87,7 +87,8 @@ SymmetricEigen decompose(const double* input, int n, EigenOrder order, int max_s
   if (!with_vectors) return out;
   out.vectors.resize(nn);
   for (int i = 0; i < n; ++i) {
-    std::copy(v.begin() + static_cast<std::size_t>(index[i]) * n, v.begin() + static_cast<std::size_t>(index[i] + 1) * n,
+    std::copy(v.begin() + static_cast<std::size_t>(index[i]) * n,
+              v.begin() + static_cast<std::size_t>(index[i] + 1) * n,
               out.vectors.begin() + static_cast<std::size_t>(i) * n);
   }
   return out;

@@ -40,9 +40,7 @@ GATELAB_LANE i32x4 as_int(f32x4 v) { return (i32x4)v; }
 GATELAB_LANE f32x4 as_float(i32x4 v) { return (f32x4)v; }
 
 // mask ? a : b per lane; mask lanes are all ones or all zeros (a comparison result).
-GATELAB_LANE f32x4 select(i32x4 mask, f32x4 a, f32x4 b) {
-  return as_float((mask & as_int(a)) | (~mask & as_int(b)));
-}
+GATELAB_LANE f32x4 select(i32x4 mask, f32x4 a, f32x4 b) { return as_float((mask & as_int(a)) | (~mask & as_int(b))); }
 GATELAB_LANE i32x4 less(f32x4 a, f32x4 b) { return (i32x4)(a < b); }
 GATELAB_LANE i32x4 greater(f32x4 a, f32x4 b) { return (i32x4)(a > b); }
 
@@ -124,8 +122,8 @@ inline constexpr float kRoundMagic = 12582912.0f;  // 1.5·2²³: adding it roun
 // e^r on |r| ≤ 0.36 (degree 6, relative error 2.3e-8) and e^r − 1 = r + r²·P(r) there
 // (relative error 2e-9); Chebyshev fits with float coefficients.
 GATELAB_LANE f32x4 exp_reduced(f32x4 r) {
-  static constexpr float c[] = {1.0f,           1.0f,           0.5f,          1.666639894e-01f,
-                                4.166633263e-02f, 8.376448415e-03f, 1.394275925e-03f};
+  static constexpr float c[] = {
+      1.0f, 1.0f, 0.5f, 1.666639894e-01f, 4.166633263e-02f, 8.376448415e-03f, 1.394275925e-03f};
   return estrin(r, c);
 }
 GATELAB_LANE f32x4 expm1_reduced(f32x4 r) {
@@ -282,10 +280,9 @@ GATELAB_LANE f32x4 tanh_derivative(f32x4 x) {
 // 4 and 5, approximates the Mills ratio Q(t)/φ(t) over √(2π) with relative error 2.8e-8
 // (a rational fit with float coefficients, all positive, so the sums do not cancel).
 GATELAB_LANE f32x4 gauss_tail_core(f32x4 t, f32x4 e) {
-  const f32x4 p = horner(t, 5.000000000e-01f, 4.356897175e-01f, 1.813092977e-01f, 3.998503834e-02f,
-                         4.020321183e-03f);
-  const f32x4 r = horner(t, 1.000000000e+00f, 1.669264317e+00f, 1.194494724e+00f, 4.643870592e-01f,
-                         1.002350077e-01f, 1.007730700e-02f);
+  const f32x4 p = horner(t, 5.000000000e-01f, 4.356897175e-01f, 1.813092977e-01f, 3.998503834e-02f, 4.020321183e-03f);
+  const f32x4 r = horner(t, 1.000000000e+00f, 1.669264317e+00f, 1.194494724e+00f, 4.643870592e-01f, 1.002350077e-01f,
+                         1.007730700e-02f);
   return e * p / r;
 }
 
@@ -320,8 +317,8 @@ GATELAB_LANE f32x4 erfc(f32x4 x) {
 // erf x: x·P(x²) below |x| = 0.5 (relative accuracy near 0), 1 − erfc|x| above.
 GATELAB_LANE f32x4 erf(f32x4 x) {
   const f32x4 x2 = x * x;
-  static constexpr float c[] = {1.128379226e+00f, -3.761263788e-01f, 1.128377393e-01f,
-                                -2.686314285e-02f, 5.200413521e-03f, -7.694534143e-04f};
+  static constexpr float c[] = {1.128379226e+00f,  -3.761263788e-01f, 1.128377393e-01f,
+                                -2.686314285e-02f, 5.200413521e-03f,  -7.694534143e-04f};
   const f32x4 small = x * estrin(x2, c);
   const f32x4 large = splat(1.0f) - erfc(abs(x));
   const f32x4 signed_large = as_float(as_int(large) | (as_int(x) & splat_i(INT32_MIN)));

@@ -96,15 +96,19 @@ void pack_b(View b, int p0, int kc, int j0, int nc, float* out) {
 void tile_from(const Out& c, long i0, long j0, int rows, int cols, float* tile) {
   for (int i = 0; i < rows; ++i) {
     const float* src = c.p + (i0 + i) * c.rs + j0 * c.cs;
-    if (c.cs == 1) std::memcpy(tile + i * kNR, src, sizeof(float) * cols);
-    else for (int j = 0; j < cols; ++j) tile[i * kNR + j] = src[j * c.cs];
+    if (c.cs == 1)
+      std::memcpy(tile + i * kNR, src, sizeof(float) * cols);
+    else
+      for (int j = 0; j < cols; ++j) tile[i * kNR + j] = src[j * c.cs];
   }
 }
 void tile_to(const Out& c, long i0, long j0, int rows, int cols, const float* tile) {
   for (int i = 0; i < rows; ++i) {
     float* dst = c.p + (i0 + i) * c.rs + j0 * c.cs;
-    if (c.cs == 1) std::memcpy(dst, tile + i * kNR, sizeof(float) * cols);
-    else for (int j = 0; j < cols; ++j) dst[j * c.cs] = tile[i * kNR + j];
+    if (c.cs == 1)
+      std::memcpy(dst, tile + i * kNR, sizeof(float) * cols);
+    else
+      for (int j = 0; j < cols; ++j) dst[j * c.cs] = tile[i * kNR + j];
   }
 }
 

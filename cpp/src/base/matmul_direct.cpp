@@ -168,19 +168,30 @@ void direct_rows(View a, const float* bp, long ldb, const Out& c, int m, int k, 
   }
   if (c.cs == 1 && k <= 4) {
     switch (k) {
-      case 1: return small_k_rows<1>(a, bp, ldb, tail, c, m, n, load_c);
-      case 2: return small_k_rows<2>(a, bp, ldb, tail, c, m, n, load_c);
-      case 3: return small_k_rows<3>(a, bp, ldb, tail, c, m, n, load_c);
-      default: return small_k_rows<4>(a, bp, ldb, tail, c, m, n, load_c);
+      case 1:
+        return small_k_rows<1>(a, bp, ldb, tail, c, m, n, load_c);
+      case 2:
+        return small_k_rows<2>(a, bp, ldb, tail, c, m, n, load_c);
+      case 3:
+        return small_k_rows<3>(a, bp, ldb, tail, c, m, n, load_c);
+      default:
+        return small_k_rows<4>(a, bp, ldb, tail, c, m, n, load_c);
     }
   }
   int i = 0;
   for (; i + 4 <= m; i += 4) direct_rows_block<4>(a, bp, ldb, tail, c, i, k, n, load_c);
   switch (m - i) {
-    case 3: direct_rows_block<3>(a, bp, ldb, tail, c, i, k, n, load_c); break;
-    case 2: direct_rows_block<2>(a, bp, ldb, tail, c, i, k, n, load_c); break;
-    case 1: direct_rows_block<1>(a, bp, ldb, tail, c, i, k, n, load_c); break;
-    default: break;
+    case 3:
+      direct_rows_block<3>(a, bp, ldb, tail, c, i, k, n, load_c);
+      break;
+    case 2:
+      direct_rows_block<2>(a, bp, ldb, tail, c, i, k, n, load_c);
+      break;
+    case 1:
+      direct_rows_block<1>(a, bp, ldb, tail, c, i, k, n, load_c);
+      break;
+    default:
+      break;
   }
 }
 
@@ -206,7 +217,8 @@ void direct(View a, View b, const Out& c, int m, int k, int n, bool load_c) {
   int p0 = 0, j0 = 0;
   if (b.rs == 1) {  // B'ᵀ is row-major (rows of length k, stride cs): 4×4 block transposes
     for (; j0 + 4 <= n; j0 += 4) {
-      for (int p = 0; p + 4 <= k; p += 4) transpose4(b.p + j0 * b.cs + p, b.cs, copy.data() + static_cast<long>(p) * n + j0, n);
+      for (int p = 0; p + 4 <= k; p += 4)
+        transpose4(b.p + j0 * b.cs + p, b.cs, copy.data() + static_cast<long>(p) * n + j0, n);
     }
     p0 = k / 4 * 4;
   }
@@ -265,9 +277,12 @@ void thin_columns_n(View a, View b, float* c, int m, int k, bool load_c) {
 
 // N is a template parameter so the accumulators live in registers.
 void thin_columns(View a, View b, float* c, int m, int k, int n, bool load_c) {
-  if (n == 1) thin_columns_n<1>(a, b, c, m, k, load_c);
-  else if (n == 2) thin_columns_n<2>(a, b, c, m, k, load_c);
-  else thin_columns_n<3>(a, b, c, m, k, load_c);
+  if (n == 1)
+    thin_columns_n<1>(a, b, c, m, k, load_c);
+  else if (n == 2)
+    thin_columns_n<2>(a, b, c, m, k, load_c);
+  else
+    thin_columns_n<3>(a, b, c, m, k, load_c);
 }
 
 }  // namespace

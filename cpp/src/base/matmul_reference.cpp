@@ -8,8 +8,8 @@ namespace {
 
 // C (m×n) = op(A) · op(B) where element (i,p) of op(A) is a[i*rs_a + p*cs_a] and element
 // (p,j) of op(B) is b[p*rs_b + j*cs_b]; C is row-major.
-void product(const float* a, long rs_a, long cs_a, const float* b, long rs_b, long cs_b, float* c, int m, int k,
-             int n, bool accumulate) {
+void product(const float* a, long rs_a, long cs_a, const float* b, long rs_b, long cs_b, float* c, int m, int k, int n,
+             bool accumulate) {
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < n; ++j) {
       double sum = accumulate ? static_cast<double>(c[static_cast<long>(i) * n + j]) : 0.0;

@@ -61,7 +61,7 @@ double portable_log(double x) {
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
   int exponent = static_cast<int>((bits >> 52) & 0x7ff);
-  if (exponent == 0) {  // subnormal: scale into the normal range first
+  if (exponent == 0) {         // subnormal: scale into the normal range first
     x *= 18014398509481984.0;  // 2^54
     std::memcpy(&bits, &x, sizeof bits);
     exponent = static_cast<int>((bits >> 52) & 0x7ff) - 54;

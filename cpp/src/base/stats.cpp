@@ -61,8 +61,8 @@ double beta_fraction(double a, double b, double x) {
 double incomplete_beta(double a, double b, double x) {
   if (x <= 0.0) return 0.0;
   if (x >= 1.0) return 1.0;
-  const double front = scalar::exp(log_gamma(a + b) - log_gamma(a) - log_gamma(b) + a * scalar::log(x) +
-                                   b * scalar::log1p(-x));
+  const double front =
+      scalar::exp(log_gamma(a + b) - log_gamma(a) - log_gamma(b) + a * scalar::log(x) + b * scalar::log1p(-x));
   if (x < (a + 1.0) / (a + b + 2.0)) return front * beta_fraction(a, b, x) / a;
   return 1.0 - front * beta_fraction(b, a, 1.0 - x) / b;
 }

@@ -7,14 +7,22 @@ namespace gatelab {
 
 const char* error_code_name(ErrorCode code) {
   switch (code) {
-    case ErrorCode::ok: return "ok";
-    case ErrorCode::invalid_type: return "invalid-type";
-    case ErrorCode::invalid_value: return "invalid-value";
-    case ErrorCode::out_of_range: return "out-of-range";
-    case ErrorCode::unsupported: return "unsupported";
-    case ErrorCode::not_finite: return "not-finite";
-    case ErrorCode::invalid_state: return "invalid-state";
-    case ErrorCode::disposed: return "disposed";
+    case ErrorCode::ok:
+      return "ok";
+    case ErrorCode::invalid_type:
+      return "invalid-type";
+    case ErrorCode::invalid_value:
+      return "invalid-value";
+    case ErrorCode::out_of_range:
+      return "out-of-range";
+    case ErrorCode::unsupported:
+      return "unsupported";
+    case ErrorCode::not_finite:
+      return "not-finite";
+    case ErrorCode::invalid_state:
+      return "invalid-state";
+    case ErrorCode::disposed:
+      return "disposed";
   }
   return "invalid-value";
 }
@@ -51,7 +59,9 @@ std::string camel_case(std::string_view snake) {
 
 namespace {
 
-bool name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+bool name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 
 // Every whole-word `from` in text as `to` (not inside a longer name: "d" is not renamed in "dx").
 void replace_words(std::string& text, std::string_view from, std::string_view to) {

@@ -24,7 +24,8 @@ Status validate(const CemAttentionConfig& c) {
   if (Status e = cem_validate_heads(c.d, c.heads); !e.ok()) return e;
   if (Status e = cem_validate_descent(c.steps, c.eta); !e.ok()) return e;
   if (!(c.beta >= 0.0f && c.beta <= cem_max_beta)) {
-    return out_of_range("beta", "beta must be 0 (auto) or in (0, " + num(cem_max_beta) + "] (beta = " + num(c.beta) + ")");
+    return out_of_range("beta",
+                        "beta must be 0 (auto) or in (0, " + num(cem_max_beta) + "] (beta = " + num(c.beta) + ")");
   }
   const int diag = static_cast<int>(c.diagonal);
   if (diag < 0 || diag > 2) return invalid_value("diagonal", "diagonal must be none, per_head or shared");
@@ -295,7 +296,8 @@ template <class S>
 Status CemAttentionT<S>::energy(const S* h, int n, int i, const S* y, double* out) const {
   if (Status e = check(n, h, out); !e.ok()) return e;
   if (y == nullptr) return invalid_value("y", "y must not be null");
-  if (i < 0 || i >= n) return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
+  if (i < 0 || i >= n)
+    return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
   *out = energy_with_keys(keys_double(h, i + 1), h, i, y);
   return {};
 }
@@ -304,7 +306,8 @@ template <class S>
 Status CemAttentionT<S>::energy_gradient(const S* h, int n, int i, const S* y, double* out) const {
   if (Status e = check(n, h, out); !e.ok()) return e;
   if (y == nullptr) return invalid_value("y", "y must not be null");
-  if (i < 0 || i >= n) return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
+  if (i < 0 || i >= n)
+    return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
   energy_with_keys(keys_double(h, i + 1), h, i, y, out);
   return {};
 }

@@ -39,19 +39,19 @@ void CemAttentionT<S>::step_backward(const S* h, const S* y, int n, Trajectory& 
     S* gwq = grads_.wq.data() + std::size_t(k) * dh_ * d;
     head_alpha(k, h, y, n, tr);
     const S* alpha = tr.alpha.data();
-    mm_nn(alpha, keys, tr.v.data(), n, n, dh_);         // v = α K
-    mm_nt(dg, wq, dv.data(), n, d, dh_);                // dv = dg W_Qᵀ
-    mm_tn(tr.v.data(), dg, gwq, dh_, n, d, true);       // dW_Q += vᵀ dg
-    mm_nt(dv.data(), keys, dalpha.data(), n, dh_, n);   // dα = dv Kᵀ
-    mm_tn(alpha, dv.data(), dkeys, n, n, dh_, true);    // dK += αᵀ dv
+    mm_nn(alpha, keys, tr.v.data(), n, n, dh_);        // v = α K
+    mm_nt(dg, wq, dv.data(), n, d, dh_);               // dv = dg W_Qᵀ
+    mm_tn(tr.v.data(), dg, gwq, dh_, n, d, true);      // dW_Q += vᵀ dg
+    mm_nt(dv.data(), keys, dalpha.data(), n, dh_, n);  // dα = dv Kᵀ
+    mm_tn(alpha, dv.data(), dkeys, n, n, dh_, true);   // dK += αᵀ dv
     if (per_head) {
       const S* dk = head_diag(k);
       S* gdk = grads_.diag.data() + std::size_t(k) * d;
       mm_nn(alpha, h, tmp.data(), n, n, d);  // c = α h
       for (std::size_t e = 0; e < nd; ++e) gdk[e % d] += dg[e] * tmp[e];
       for (std::size_t e = 0; e < nd; ++e) tmp[e] = dg[e] * dk[e % d];  // dc = dg ⊙ d_k
-      mm_nt(tmp.data(), h, dalpha.data(), n, d, n, true);  // dα += dc hᵀ
-      mm_tn(alpha, tmp.data(), dh, n, n, d, true);         // dh += αᵀ dc
+      mm_nt(tmp.data(), h, dalpha.data(), n, d, n, true);               // dα += dc hᵀ
+      mm_tn(alpha, tmp.data(), dh, n, n, d, true);                      // dh += αᵀ dc
     } else if (shared) {
       for (std::size_t e = 0; e < nn; ++e) {
         dalpha[e] += dgd_scores[e];
@@ -128,7 +128,7 @@ Status CemAttentionT<S>::backward(const S* h, int n, const S* grad_out, S* grad_
   for (int k = 0; k < config_.heads; ++k) {
     const S* dkeys = tr.dkeys.data() + std::size_t(k) * n * dh_;
     const std::size_t off = std::size_t(k) * dh_ * d;
-    mm_tn(dkeys, h, grads_.wk.data() + off, dh_, n, d, true);          // dW_K += dKᵀ h
+    mm_tn(dkeys, h, grads_.wk.data() + off, dh_, n, d, true);           // dW_K += dKᵀ h
     mm_nn(dkeys, params_.wk.data() + off, dh.data(), n, dh_, d, true);  // dh += dK W_K
   }
   if (grad_h != nullptr) std::copy(dh.begin(), dh.end(), grad_h);

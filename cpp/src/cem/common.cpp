@@ -8,18 +8,24 @@ namespace gatelab {
 
 const char* cem_diagonal_name(CemDiagonal v) {
   switch (v) {
-    case CemDiagonal::none: return "none";
-    case CemDiagonal::per_head: return "per_head";
-    case CemDiagonal::shared: return "shared";
+    case CemDiagonal::none:
+      return "none";
+    case CemDiagonal::per_head:
+      return "per_head";
+    case CemDiagonal::shared:
+      return "shared";
   }
   return "none";
 }
 
 const char* cem_precond_name(CemPrecond v) {
   switch (v) {
-    case CemPrecond::none: return "none";
-    case CemPrecond::paper: return "paper";
-    case CemPrecond::psd: return "psd";
+    case CemPrecond::none:
+      return "none";
+    case CemPrecond::paper:
+      return "paper";
+    case CemPrecond::psd:
+      return "psd";
   }
   return "none";
 }
@@ -68,49 +74,61 @@ Status cem_check_call(int n, const void* in, const void* out) {
 
 Status cem_check_trajectory(int n, int d, int steps) {
   if (std::size_t(steps + 1) * std::size_t(n) * std::size_t(d) > cem_max_tensor_floats) {
-    return out_of_range("", "n·d·(steps + 1) must be at most " + std::to_string(cem_max_tensor_floats) + " (n = " + std::to_string(n) + ")");
+    return out_of_range("", "n·d·(steps + 1) must be at most " + std::to_string(cem_max_tensor_floats) +
+                                " (n = " + std::to_string(n) + ")");
   }
   return {};
 }
 
 Status parse_cem_activation(std::string_view name, float swish_beta, ActivationSpec& out) {
   const auto a = parse_activation(name);
-  if (!a) return invalid_value("activation", "activation must be one of the catalogue names (got '" + std::string(name) + "')");
+  if (!a)
+    return invalid_value("activation",
+                         "activation must be one of the catalogue names (got '" + std::string(name) + "')");
   out = {*a, *a == Activation::swish ? swish_beta : 1.0f};
   return {};
 }
 
 Status cem_validate_heads(int d, int heads) {
-  if (d < 1 || d > cem_max_d) return out_of_range("d", "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(d) + ")");
+  if (d < 1 || d > cem_max_d)
+    return out_of_range("d", "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(d) + ")");
   if (heads < 1 || heads > cem_max_heads) {
-    return out_of_range("heads", "heads must be in 1…" + std::to_string(cem_max_heads) + " (heads = " + std::to_string(heads) + ")");
+    return out_of_range(
+        "heads", "heads must be in 1…" + std::to_string(cem_max_heads) + " (heads = " + std::to_string(heads) + ")");
   }
-  if (d % heads != 0) return invalid_value("heads", "heads must divide d (d = " + std::to_string(d) + ", heads = " + std::to_string(heads) + ")");
+  if (d % heads != 0)
+    return invalid_value("heads",
+                         "heads must divide d (d = " + std::to_string(d) + ", heads = " + std::to_string(heads) + ")");
   return {};
 }
 
 Status cem_validate_gated_mlp(int d, int hidden, const ActivationSpec& activation) {
-  if (d < 1 || d > cem_max_d) return out_of_range("d", "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(d) + ")");
+  if (d < 1 || d > cem_max_d)
+    return out_of_range("d", "d must be in 1…" + std::to_string(cem_max_d) + " (d = " + std::to_string(d) + ")");
   if (hidden < 1 || hidden > cem_max_hidden) {
-    return out_of_range("hidden", "hidden must be in 1…" + std::to_string(cem_max_hidden) + " (hidden = " + std::to_string(hidden) + ")");
+    return out_of_range("hidden", "hidden must be in 1…" + std::to_string(cem_max_hidden) +
+                                      " (hidden = " + std::to_string(hidden) + ")");
   }
   const int kind = static_cast<int>(activation.kind);
   if (kind < 0 || kind >= activation_count) {
-    return invalid_value("activation", "activation must be one of the " + std::to_string(activation_count) + " catalogue entries");
+    return invalid_value("activation",
+                         "activation must be one of the " + std::to_string(activation_count) + " catalogue entries");
   }
   if (activation.kind == Activation::swish && !(activation.beta > 0.0f && activation.beta <= cem_max_swish_beta)) {
-    return out_of_range("activation.beta", "activation.beta must be in (0, " + std::to_string(cem_max_swish_beta) + "] for swish (beta = " +
-           std::to_string(activation.beta) + ")");
+    return out_of_range("activation.beta", "activation.beta must be in (0, " + std::to_string(cem_max_swish_beta) +
+                                               "] for swish (beta = " + std::to_string(activation.beta) + ")");
   }
   return {};
 }
 
 Status cem_validate_descent(int steps, float eta) {
   if (steps < 1 || steps > cem_max_steps) {
-    return out_of_range("steps", "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(steps) + ")");
+    return out_of_range(
+        "steps", "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(steps) + ")");
   }
   if (!(eta > 0.0f && eta <= cem_max_eta)) {
-    return out_of_range("eta", "eta must be in (0, " + std::to_string(cem_max_eta) + "] (eta = " + std::to_string(eta) + ")");
+    return out_of_range("eta",
+                        "eta must be in (0, " + std::to_string(cem_max_eta) + "] (eta = " + std::to_string(eta) + ")");
   }
   return {};
 }

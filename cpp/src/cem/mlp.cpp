@@ -78,8 +78,8 @@ Status CemMlpT<S>::check(int n, const void* in, const void* out) const {
   if (!error_.ok()) return error_;
   if (Status e = cem_check_call(n, in, out); !e.ok()) return e;
   if (std::size_t(n) * config_.hidden > cem_max_tensor_floats) {
-    return out_of_range("", "n·hidden must be at most " + std::to_string(cem_max_tensor_floats) + " (n = " + std::to_string(n) +
-           ", hidden = " + std::to_string(config_.hidden) + ")");
+    return out_of_range("", "n·hidden must be at most " + std::to_string(cem_max_tensor_floats) +
+                                " (n = " + std::to_string(n) + ", hidden = " + std::to_string(config_.hidden) + ")");
   }
   return {};
 }
@@ -88,7 +88,7 @@ template <class S>
 Status CemMlpT<S>::check_energy() const {
   if (!has_antiderivative(config_.activation.kind)) {
     return unsupported("activation", std::string("energy needs an activation with a closed-form antiderivative; '") +
-           activation_name(config_.activation.kind) + "' has none");
+                                         activation_name(config_.activation.kind) + "' has none");
   }
   return {};
 }
@@ -165,7 +165,8 @@ Status CemMlpT<S>::energy(const S* h, int n, int i, const S* y, double* out) con
   if (Status e = check(n, h, out); !e.ok()) return e;
   if (Status e = check_energy(); !e.ok()) return e;
   if (y == nullptr) return invalid_value("y", "y must not be null");
-  if (i < 0 || i >= n) return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
+  if (i < 0 || i >= n)
+    return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
   *out = energy_of(gate_double(*this, h, i).data(), y);
   return {};
 }
@@ -174,7 +175,8 @@ template <class S>
 Status CemMlpT<S>::energy_gradient(const S* h, int n, int i, const S* y, double* out) const {
   if (Status e = check(n, h, out); !e.ok()) return e;
   if (y == nullptr) return invalid_value("y", "y must not be null");
-  if (i < 0 || i >= n) return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
+  if (i < 0 || i >= n)
+    return out_of_range("i", "i must be in 0…n−1 (i = " + std::to_string(i) + ", n = " + std::to_string(n) + ")");
   const int d = config_.d, m = config_.hidden;
   const std::vector<double> gate = gate_double(*this, h, i);
   std::fill(out, out + d, 0.0);
@@ -253,9 +255,9 @@ Status CemMlpT<S>::backward(const S* h, int n, const S* grad_out, S* grad_h, boo
     }
     for (std::size_t e = 0; e < nd; ++e) dpg[e] = eta * dy[e];  // y' = y + η (g P)
     cem_precond_backward(config_.precond, params_.precond, g.data(), dpg.data(), n, d, dg.data(), grads_.precond);
-    mm_nt(dg.data(), w, dgm.data(), n, d, m);                   // dgm = dg Wᵀ
+    mm_nt(dg.data(), w, dgm.data(), n, d, m);                     // dgm = dg Wᵀ
     mm_tn(gm.data(), dg.data(), grads_.w.data(), m, n, d, true);  // dW += gmᵀ dg (down use of W)
-    act_backward(config_.activation, z.data(), dz.data(), nm);  // dz = φ'(z) …
+    act_backward(config_.activation, z.data(), dz.data(), nm);    // dz = φ'(z) …
     for (std::size_t e = 0; e < nm; ++e) {
       dgate[e] += dgm[e] * phi[e];
       dz[e] = dz[e] * (dgm[e] * gate[e]);  // … ⊙ dφ, dφ = dgm ⊙ gate
@@ -266,7 +268,7 @@ Status CemMlpT<S>::backward(const S* h, int n, const S* grad_out, S* grad_h, boo
   if (learn_eta) {
     grads_.theta(0) += static_cast<S>(deta * cem_detail::sigmoid(static_cast<double>(params_.theta(0))));
   }
-  mm_tn(dgate.data(), h, grads_.u.data(), m, n, d, true);  // dU += dAᵀ h
+  mm_tn(dgate.data(), h, grads_.u.data(), m, n, d, true);           // dU += dAᵀ h
   mm_nn(dgate.data(), params_.u.data(), dy.data(), n, m, d, true);  // dh = dy⁰ + dA U
   if (grad_h != nullptr) std::copy(dy.begin(), dy.end(), grad_h);
   return {};

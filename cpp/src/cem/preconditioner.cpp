@@ -16,8 +16,9 @@ Status cem_precond_validate(CemPrecond kind, int rank, int d) {
   const int pre = static_cast<int>(kind);
   if (pre < 0 || pre > 2) return invalid_value("precond", "precond must be none, paper or psd");
   if (rank < 0 || rank > std::min(d, cem_max_rank)) {
-    return out_of_range("precond_rank", "precond_rank must be in 0…min(d, " + std::to_string(cem_max_rank) + ") (precond_rank = " +
-           std::to_string(rank) + ", d = " + std::to_string(d) + ")");
+    return out_of_range("precond_rank", "precond_rank must be in 0…min(d, " + std::to_string(cem_max_rank) +
+                                            ") (precond_rank = " + std::to_string(rank) + ", d = " + std::to_string(d) +
+                                            ")");
   }
   return {};
 }
@@ -70,8 +71,8 @@ void cem_precond_apply(CemPrecond kind, const CemPrecondParamsT<S>& params, cons
 }
 
 template <class S>
-void cem_precond_backward(CemPrecond kind, const CemPrecondParamsT<S>& params, const S* g, const S* dout, int n,
-                          int d, S* dg, CemPrecondParamsT<S>& grads) {
+void cem_precond_backward(CemPrecond kind, const CemPrecondParamsT<S>& params, const S* g, const S* dout, int n, int d,
+                          S* dg, CemPrecondParamsT<S>& grads) {
   if (dg != nullptr) cem_precond_apply(kind, params, dout, n, d, dg);  // P symmetric
   if (kind == CemPrecond::none) return;
   // dL/dp_c = Σ_rows dout·g · softplus'(p_c), softplus' = sigmoid.
@@ -138,7 +139,7 @@ double cem_precond_min_eigenvalue(CemPrecond kind, const CemPrecondParamsT<S>& p
 
 template <class S>
 Status cem_precond_min_eigenvalue_checked(const Status& layer_error, CemPrecond kind,
-                                               const CemPrecondParamsT<S>& params, int d, double* out) {
+                                          const CemPrecondParamsT<S>& params, int d, double* out) {
   if (!layer_error.ok()) return layer_error;
   if (out == nullptr) return invalid_value("", "output pointer must not be null");
   *out = cem_precond_min_eigenvalue(kind, params, d);
@@ -146,8 +147,8 @@ Status cem_precond_min_eigenvalue_checked(const Status& layer_error, CemPrecond 
 }
 
 template <class S>
-Status cem_precond_dense_checked(const Status& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
-                                      int d, double* out) {
+Status cem_precond_dense_checked(const Status& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params, int d,
+                                 double* out) {
   if (!layer_error.ok()) return layer_error;
   if (out == nullptr) return invalid_value("", "output pointer must not be null");
   cem_precond_dense(kind, params, d, out);
@@ -157,10 +158,11 @@ Status cem_precond_dense_checked(const Status& layer_error, CemPrecond kind, con
 static_assert(cem_max_spectrum_dim <= max_eigen_dim);
 
 template <class S>
-Status cem_precond_spectrum_checked(const Status& layer_error, CemPrecond kind,
-                                         const CemPrecondParamsT<S>& params, int d, double* out) {
+Status cem_precond_spectrum_checked(const Status& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
+                                    int d, double* out) {
   if (d > cem_max_spectrum_dim) {
-    return unsupported("", "the spectrum needs d ≤ " + std::to_string(cem_max_spectrum_dim) + " (d = " + std::to_string(d) + ")");
+    return unsupported(
+        "", "the spectrum needs d ≤ " + std::to_string(cem_max_spectrum_dim) + " (d = " + std::to_string(d) + ")");
   }
   if (!layer_error.ok()) return layer_error;
   if (out == nullptr) return invalid_value("", "output pointer must not be null");
@@ -190,23 +192,22 @@ void cem_precond_views(CemPrecond kind, CemPrecondParamsT<S>& params, CemPrecond
   if (kind == CemPrecond::paper) out.push_back({prefix + "v", params.v.data(), grads.v.data(), params.v.size(), d, r});
 }
 
-#define GATELAB_CEM_PRECOND_INSTANTIATE(S)                                                                       \
-  template CemPrecondParamsT<S> cem_precond_zeros<S>(CemPrecond, int, int);                                    \
-  template CemPrecondParamsT<S> cem_precond_init<S>(CemPrecond, int, int, Pcg32&);                             \
-  template void cem_precond_apply<S>(CemPrecond, const CemPrecondParamsT<S>&, const S*, int, int, S*);          \
-  template void cem_precond_backward<S>(CemPrecond, const CemPrecondParamsT<S>&, const S*, const S*, int, int,  \
-                                        S*, CemPrecondParamsT<S>&);                                            \
-  template void cem_precond_dense<S>(CemPrecond, const CemPrecondParamsT<S>&, int, double*);                    \
-  template double cem_precond_min_eigenvalue<S>(CemPrecond, const CemPrecondParamsT<S>&, int);                 \
-  template Status cem_precond_min_eigenvalue_checked<S>(const Status&, CemPrecond,                  \
-                                                             const CemPrecondParamsT<S>&, int, double*);      \
-  template Status cem_precond_dense_checked<S>(const Status&, CemPrecond, const CemPrecondParamsT<S>&, \
-                                                    int, double*);                                             \
-  template Status cem_precond_spectrum_checked<S>(const Status&, CemPrecond,                        \
-                                                       const CemPrecondParamsT<S>&, int, double*);            \
-  template void cem_precond_zero_grad<S>(CemPrecondParamsT<S>&);                                               \
-  template void cem_precond_views<S>(CemPrecond, CemPrecondParamsT<S>&, CemPrecondParamsT<S>&,                  \
-                                     const std::string&, std::vector<ParamView<S>>&);
+#define GATELAB_CEM_PRECOND_INSTANTIATE(S)                                                                            \
+  template CemPrecondParamsT<S> cem_precond_zeros<S>(CemPrecond, int, int);                                           \
+  template CemPrecondParamsT<S> cem_precond_init<S>(CemPrecond, int, int, Pcg32&);                                    \
+  template void cem_precond_apply<S>(CemPrecond, const CemPrecondParamsT<S>&, const S*, int, int, S*);                \
+  template void cem_precond_backward<S>(CemPrecond, const CemPrecondParamsT<S>&, const S*, const S*, int, int, S*,    \
+                                        CemPrecondParamsT<S>&);                                                       \
+  template void cem_precond_dense<S>(CemPrecond, const CemPrecondParamsT<S>&, int, double*);                          \
+  template double cem_precond_min_eigenvalue<S>(CemPrecond, const CemPrecondParamsT<S>&, int);                        \
+  template Status cem_precond_min_eigenvalue_checked<S>(const Status&, CemPrecond, const CemPrecondParamsT<S>&, int,  \
+                                                        double*);                                                     \
+  template Status cem_precond_dense_checked<S>(const Status&, CemPrecond, const CemPrecondParamsT<S>&, int, double*); \
+  template Status cem_precond_spectrum_checked<S>(const Status&, CemPrecond, const CemPrecondParamsT<S>&, int,        \
+                                                  double*);                                                           \
+  template void cem_precond_zero_grad<S>(CemPrecondParamsT<S>&);                                                      \
+  template void cem_precond_views<S>(CemPrecond, CemPrecondParamsT<S>&, CemPrecondParamsT<S>&, const std::string&,    \
+                                     std::vector<ParamView<S>>&);
 GATELAB_CEM_PRECOND_INSTANTIATE(float)
 GATELAB_CEM_PRECOND_INSTANTIATE(double)
 

@@ -11,9 +11,12 @@ namespace {
 
 Status check_slice(const Status& layer_error, const CemSlice& s, const double* out) {
   if (!layer_error.ok()) return layer_error;
-  if (s.g < 2 || s.g > cem_max_grid) return out_of_range("G", "G must be an integer from 2 to " + std::to_string(cem_max_grid));
-  if (!std::isfinite(s.lo) || !std::isfinite(s.hi) || !(s.lo < s.hi)) return not_finite("", "min and max must be finite with min < max");
-  if (s.origin == nullptr || s.axes == nullptr || out == nullptr) return invalid_value("", "origin, axes and output must not be null");
+  if (s.g < 2 || s.g > cem_max_grid)
+    return out_of_range("G", "G must be an integer from 2 to " + std::to_string(cem_max_grid));
+  if (!std::isfinite(s.lo) || !std::isfinite(s.hi) || !(s.lo < s.hi))
+    return not_finite("", "min and max must be finite with min < max");
+  if (s.origin == nullptr || s.axes == nullptr || out == nullptr)
+    return invalid_value("", "origin, axes and output must not be null");
   return {};
 }
 
@@ -38,8 +41,7 @@ Status energy_grid(const L& layer, const float* h, int n, int i, const CemSlice&
 
 }  // namespace
 
-Status cem_energy_grid(const CemAttention& layer, const float* h, int n, int i, const CemSlice& slice,
-                            double* out) {
+Status cem_energy_grid(const CemAttention& layer, const float* h, int n, int i, const CemSlice& slice, double* out) {
   return energy_grid(layer, h, n, i, slice, out);
 }
 

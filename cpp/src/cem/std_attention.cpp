@@ -37,11 +37,20 @@ void ensure(std::vector<S>& buffer, std::size_t n) {
 template <class S>
 inline void copy_row(const S* src, int dh, S* dst) {
   switch (dh) {
-    case 4: std::memcpy(dst, src, 4 * sizeof(S)); return;
-    case 8: std::memcpy(dst, src, 8 * sizeof(S)); return;
-    case 16: std::memcpy(dst, src, 16 * sizeof(S)); return;
-    case 32: std::memcpy(dst, src, 32 * sizeof(S)); return;
-    default: std::copy_n(src, dh, dst);
+    case 4:
+      std::memcpy(dst, src, 4 * sizeof(S));
+      return;
+    case 8:
+      std::memcpy(dst, src, 8 * sizeof(S));
+      return;
+    case 16:
+      std::memcpy(dst, src, 16 * sizeof(S));
+      return;
+    case 32:
+      std::memcpy(dst, src, 32 * sizeof(S));
+      return;
+    default:
+      std::copy_n(src, dh, dst);
   }
 }
 
@@ -66,7 +75,8 @@ void from_heads(const S* in, int rows, int heads, int dh, S* out) {
 Status validate(const CemStdAttentionConfig& c) {
   if (Status e = cem_validate_heads(c.d, c.heads); !e.ok()) return e;
   if (!(c.beta >= 0.0f && c.beta <= cem_max_beta)) {
-    return out_of_range("beta", "beta must be 0 (auto) or in (0, " + std::to_string(cem_max_beta) + "] (beta = " + std::to_string(c.beta) + ")");
+    return out_of_range("beta", "beta must be 0 (auto) or in (0, " + std::to_string(cem_max_beta) +
+                                    "] (beta = " + std::to_string(c.beta) + ")");
   }
   return {};
 }
@@ -165,15 +175,15 @@ void CemStdAttentionT<S>::backward_from(Cache& c, const S* x, const S* grad_out,
       for (int i = 0; i < n; ++i) {
         copy_row(c.rows_d.data() + (std::size_t(b) * n + i) * d + h * dh, dh, c.head.data() + std::size_t(i) * dh);
       }
-      mm_tn(alpha, c.head.data(), c.dv.data() + at, n, n, dh);    // dV = αᵀ dO
-      mm_nt(c.head.data(), v, dalpha, n, dh, n);                   // dα = dO Vᵀ
-      causal_softmax_backward(alpha, dalpha, n, beta_);           // dS
-      mm_nn(dalpha, k, c.dq.data() + at, n, n, dh);                // dQ = dS K
-      mm_tn(dalpha, q, c.dk.data() + at, n, n, dh);                // dK = dSᵀ Q
+      mm_tn(alpha, c.head.data(), c.dv.data() + at, n, n, dh);  // dV = αᵀ dO
+      mm_nt(c.head.data(), v, dalpha, n, dh, n);                // dα = dO Vᵀ
+      causal_softmax_backward(alpha, dalpha, n, beta_);         // dS
+      mm_nn(dalpha, k, c.dq.data() + at, n, n, dh);             // dQ = dS K
+      mm_tn(dalpha, q, c.dk.data() + at, n, n, dh);             // dK = dSᵀ Q
     }
   }
-  const std::pair<std::vector<S>*, xt::xtensor<S, 2>*> grads[] = {{&c.dq, &grads_.wq}, {&c.dk, &grads_.wk},
-                                                                   {&c.dv, &grads_.wv}};
+  const std::pair<std::vector<S>*, xt::xtensor<S, 2>*> grads[] = {
+      {&c.dq, &grads_.wq}, {&c.dk, &grads_.wk}, {&c.dv, &grads_.wv}};
   for (const auto& [from, grad] : grads) {  // dW += dXᵀ x over all rows, X = Q, K, V
     from_heads(from->data(), rows, heads, dh, c.rows_d.data());
     mm_tn(c.rows_d.data(), x, grad->data(), d, rows, d, true);

@@ -12,18 +12,23 @@ Status attention_tie_problem(const CemAttention& a) {
   if (!a.error().ok()) return a.error();
   const auto& c = a.config();
   if (c.steps != 1) {
-    return unsupported("", "only one step (steps = 1) is one standard attention layer (steps = " + std::to_string(c.steps) + ")");
+    return unsupported(
+        "", "only one step (steps = 1) is one standard attention layer (steps = " + std::to_string(c.steps) + ")");
   }
-  if (c.diagonal != CemDiagonal::none) return unsupported("", "a diagonal term has no standard-attention counterpart (diagonal must be 'none')");
-  if (c.precond != CemPrecond::none) return unsupported("", "a preconditioner has no standard-attention counterpart (precond must be 'none')");
+  if (c.diagonal != CemDiagonal::none)
+    return unsupported("", "a diagonal term has no standard-attention counterpart (diagonal must be 'none')");
+  if (c.precond != CemPrecond::none)
+    return unsupported("", "a preconditioner has no standard-attention counterpart (precond must be 'none')");
   return {};
 }
 
 Status mlp_tie_problem(const CemMlp& m) {
   if (!m.error().ok()) return m.error();
   const auto& c = m.config();
-  if (c.steps != 1) return unsupported("", "only one step (steps = 1) is one gated MLP (steps = " + std::to_string(c.steps) + ")");
-  if (c.precond != CemPrecond::none) return unsupported("", "a preconditioner has no gated-MLP counterpart (precond must be 'none')");
+  if (c.steps != 1)
+    return unsupported("", "only one step (steps = 1) is one gated MLP (steps = " + std::to_string(c.steps) + ")");
+  if (c.precond != CemPrecond::none)
+    return unsupported("", "a preconditioner has no gated-MLP counterpart (precond must be 'none')");
   return {};
 }
 

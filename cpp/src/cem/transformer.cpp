@@ -114,14 +114,19 @@ template void cem_init_mlp_slot<double>(LayerT<double>&);
 Status validate(const CemTransformerConfig& c) {
   const int family = static_cast<int>(c.family);
   if (family < 0 || family > 1) return invalid_value("family", "family must be cem or standard");
-  if (c.d_in < 1 || c.d_in > cem_max_io) return out_of_range("d_in", "d_in must be in 1…" + std::to_string(cem_max_io) + " (d_in = " + std::to_string(c.d_in) + ")");
+  if (c.d_in < 1 || c.d_in > cem_max_io)
+    return out_of_range("d_in",
+                        "d_in must be in 1…" + std::to_string(cem_max_io) + " (d_in = " + std::to_string(c.d_in) + ")");
   if (c.d_out < 1 || c.d_out > cem_max_io) {
-    return out_of_range("d_out", "d_out must be in 1…" + std::to_string(cem_max_io) + " (d_out = " + std::to_string(c.d_out) + ")");
+    return out_of_range(
+        "d_out", "d_out must be in 1…" + std::to_string(cem_max_io) + " (d_out = " + std::to_string(c.d_out) + ")");
   }
   if (c.layers < 1 || c.layers > cem_max_layers) {
-    return out_of_range("layers", "layers must be in 1…" + std::to_string(cem_max_layers) + " (layers = " + std::to_string(c.layers) + ")");
+    return out_of_range("layers", "layers must be in 1…" + std::to_string(cem_max_layers) +
+                                      " (layers = " + std::to_string(c.layers) + ")");
   }
-  if (!(c.norm_eps > 0.0f && c.norm_eps <= 1.0f)) return out_of_range("norm_eps", "norm_eps must be in (0, 1] (norm_eps = " + std::to_string(c.norm_eps) + ")");
+  if (!(c.norm_eps > 0.0f && c.norm_eps <= 1.0f))
+    return out_of_range("norm_eps", "norm_eps must be in (0, 1] (norm_eps = " + std::to_string(c.norm_eps) + ")");
   if (c.family == CemFamily::cem) {
     if (Status e = validate(cem_block_attention_config(c, 0)); !e.ok()) return e.within("attention");
     if (Status e = validate(cem_block_mlp_config(c, 0)); !e.ok()) return e.within("mlp");
@@ -173,9 +178,7 @@ std::vector<ParamView<S>> CemTransformerT<S>::parameters() {
     append_views(out, config_.family == CemFamily::cem ? cem_attn_[l].parameters() : std_attn_[l].parameters(),
                  block + "attn.");
     gain(2 * l + 1, block + "norm2");
-    append_views(out,
-                 config_.family == CemFamily::cem ? cem_mlp_[l].parameters()
-                                                  : std_mlp_[l].parameters(),
+    append_views(out, config_.family == CemFamily::cem ? cem_mlp_[l].parameters() : std_mlp_[l].parameters(),
                  block + "mlp.");
   }
   gain(2 * config_.layers, "norm_final");
@@ -217,7 +220,8 @@ Status CemTransformerT<S>::mlp_forward(int l, const S* in, int rows, S* out) {
 // Gradients accumulate sequence after sequence, in the order one long pass would add them.
 template <class S>
 Status CemTransformerT<S>::attention_backward(int l, const S* in, int n, const S* dout, S* din) {
-  if (config_.family == CemFamily::standard) return std_attn_[l].backward_sequences(in, n, cached_sequences_, dout, din);
+  if (config_.family == CemFamily::standard)
+    return std_attn_[l].backward_sequences(in, n, cached_sequences_, dout, din);
   const std::size_t stride = std::size_t(n) * config_.d;
   for (int b = 0; b < cached_sequences_; ++b) {
     const S *x = in + b * stride, *g = dout + b * stride;
@@ -248,17 +252,18 @@ Status CemTransformerT<S>::mlp_backward(int l, const S* in, int rows, const S* d
 template <class S>
 Status CemTransformerT<S>::prepare_forward(int n, int sequences) {
   if (sequences < 1 || sequences > cem_max_rows) {
-    return out_of_range("sequences", "sequences must be in 1…" + std::to_string(cem_max_rows) + " (sequences = " + std::to_string(sequences) + ")");
+    return out_of_range("sequences", "sequences must be in 1…" + std::to_string(cem_max_rows) +
+                                         " (sequences = " + std::to_string(sequences) + ")");
   }
   const int d = config_.d, layers = config_.layers;
   const std::size_t rows = std::size_t(n) * sequences, nd = rows * d, slots = 4 * std::size_t(layers) + 2;
   if (nd * slots > cem_max_tensor_floats || rows * std::max(config_.d_in, config_.d_out) > cem_max_tensor_floats) {
     return out_of_range("", "n·sequences·d·(4·layers + 2) must be at most " + std::to_string(cem_max_tensor_floats) +
-           " (n = " + std::to_string(n) + ", sequences = " + std::to_string(sequences) + ")");
+                                " (n = " + std::to_string(n) + ", sequences = " + std::to_string(sequences) + ")");
   }
   if (!std_mlp_.empty() && rows > std::size_t(std_mlp_.front().max_rows())) {
-    return out_of_range("", "n·sequences must be at most " + std::to_string(std_mlp_.front().max_rows()) + " for this MLP width (" +
-           std::to_string(rows) + ")");
+    return out_of_range("", "n·sequences must be at most " + std::to_string(std_mlp_.front().max_rows()) +
+                                " for this MLP width (" + std::to_string(rows) + ")");
   }
   cached_n_ = 0;
   cached_sequences_ = sequences;
@@ -288,7 +293,8 @@ Status CemTransformerT<S>::forward_tokens(const std::int32_t* tokens, int n, S* 
   const std::size_t rows = std::size_t(n) * sequences, d = config_.d, d_in = config_.d_in;
   for (std::size_t r = 0; r < rows; ++r) {
     if (tokens[r] < 0 || std::size_t(tokens[r]) >= d_in) {
-      return out_of_range("tokens", "tokens must be in 0…d_in−1 (tokens[" + std::to_string(r) + "] = " + std::to_string(tokens[r]) + ")");
+      return out_of_range("tokens", "tokens must be in 0…d_in−1 (tokens[" + std::to_string(r) +
+                                        "] = " + std::to_string(tokens[r]) + ")");
     }
   }
   x_.clear();
@@ -339,9 +345,10 @@ Status CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
     cem_rmsnorm_backward(in, gains_.data() + std::size_t(row) * d, inv_rms_.data() + std::size_t(row) * n, dy, n, d, dx,
                          grad_gains_.data() + std::size_t(row) * d);
   };
-  if (grad_x != nullptr && !tokens_.empty()) return unsupported("", "a forward_tokens input has no dL/dx (grad_x must be null)");
+  if (grad_x != nullptr && !tokens_.empty())
+    return unsupported("", "a forward_tokens input has no dL/dx (grad_x must be null)");
   for (auto* b : {&dh_, &da_, &dmid_, &tmp_}) b->resize(nd);
-  std::vector<S> &dh = dh_, &da = da_, &dmid = dmid_, &tmp = tmp_;
+  std::vector<S>&dh = dh_, &da = da_, &dmid = dmid_, &tmp = tmp_;
   mm_tn(grad_out, slot(4 * layers + 1), grad_w_out_.data(), config_.d_out, n, d, true);  // dW_out += doutᵀ F
   mm_nn(grad_out, w_out_.data(), da.data(), n, config_.d_out, d);                        // dF = dout W_out
   norm_back(2 * layers, slot(4 * layers), da.data(), dh.data());
@@ -350,13 +357,15 @@ Status CemTransformerT<S>::backward(const S* grad_out, S* grad_x) {
     // dh holds dL/dH^{l+1}. H^{l+1} = H' + U(N') with U = mlp (standard) or mlp − identity
     // (cem), N' = RMSNorm(H'): dL/dN' = U'ᵀ dh, dL/dH' = dh + RMSNorm'ᵀ dL/dN'.
     if (Status e = mlp_backward(l, slot(4 * l + 3), n, dh.data(), da.data()); !e.ok()) return e;
-    if (!standard) for (std::size_t i = 0; i < nd; ++i) da[i] -= dh[i];
+    if (!standard)
+      for (std::size_t i = 0; i < nd; ++i) da[i] -= dh[i];
     norm_back(2 * l + 1, slot(4 * l + 2), da.data(), dmid.data());
     for (std::size_t i = 0; i < nd; ++i) dmid[i] += dh[i];
     if (Status e = attention_backward(l, slot(4 * l + 1), cached_tokens_, dmid.data(), da.data()); !e.ok()) {
       return e;
     }
-    if (!standard) for (std::size_t i = 0; i < nd; ++i) da[i] -= dmid[i];
+    if (!standard)
+      for (std::size_t i = 0; i < nd; ++i) da[i] -= dmid[i];
     norm_back(2 * l, slot(4 * l), da.data(), tmp.data());
     for (std::size_t i = 0; i < nd; ++i) tmp[i] += dmid[i];
     dh.swap(tmp);
@@ -389,7 +398,8 @@ const S* CemTransformerT<S>::attention_input(int l) const {
 template <class S>
 Status CemTransformerT<S>::set_steps(int attn_steps, int mlp_steps) {
   if (!error_.ok()) return error_;
-  if (config_.family != CemFamily::cem) return unsupported("", "set_steps needs the cem family (the standard blocks take no steps)");
+  if (config_.family != CemFamily::cem)
+    return unsupported("", "set_steps needs the cem family (the standard blocks take no steps)");
   for (int steps : {attn_steps, mlp_steps}) {
     if (Status e = cem_validate_descent(steps, 1.0f); !e.ok()) return e;
   }

@@ -38,20 +38,27 @@ Status gp_validate_queries(const void* xq, int m) {
 }
 
 Status gp_validate_context(const GpDataConfig& c, int context) {
-  if (context < 0 || context > c.length) return out_of_range("context", "context must be an integer from 0 to " + std::to_string(c.length));
+  if (context < 0 || context > c.length)
+    return out_of_range("context", "context must be an integer from 0 to " + std::to_string(c.length));
   return {};
 }
 
 Status validate(const GpDataConfig& c) {
-  if (c.dx < 1 || c.dx > gp_max_dx) return out_of_range("dx", "dx must be in 1…" + std::to_string(gp_max_dx) + " (dx = " + std::to_string(c.dx) + ")");
+  if (c.dx < 1 || c.dx > gp_max_dx)
+    return out_of_range("dx", "dx must be in 1…" + std::to_string(gp_max_dx) + " (dx = " + std::to_string(c.dx) + ")");
   if (c.length < 1 || c.length > gp_max_length) {
-    return out_of_range("length", "length must be in 1…" + std::to_string(gp_max_length) + " (length = " + std::to_string(c.length) + ")");
+    return out_of_range("length", "length must be in 1…" + std::to_string(gp_max_length) +
+                                      " (length = " + std::to_string(c.length) + ")");
   }
-  if (!(c.length_scale >= 1e-3 && c.length_scale <= 1e3)) return out_of_range("length_scale", "length_scale must be in [0.001, 1000]");
-  if (!(c.signal_var >= 1e-3 && c.signal_var <= 1e3)) return out_of_range("signal_var", "signal_var must be in [0.001, 1000]");
+  if (!(c.length_scale >= 1e-3 && c.length_scale <= 1e3))
+    return out_of_range("length_scale", "length_scale must be in [0.001, 1000]");
+  if (!(c.signal_var >= 1e-3 && c.signal_var <= 1e3))
+    return out_of_range("signal_var", "signal_var must be in [0.001, 1000]");
   // σ > 0 keeps K + σ²I well conditioned for every draw of the inputs.
-  if (!(c.noise_std >= 1e-3 && c.noise_std <= 10.0)) return out_of_range("noise_std", "noise_std must be in [0.001, 10]");
-  if (c.inputs != GpInputs::uniform && c.inputs != GpInputs::normal) return invalid_value("inputs", "inputs must be uniform or normal");
+  if (!(c.noise_std >= 1e-3 && c.noise_std <= 10.0))
+    return out_of_range("noise_std", "noise_std must be in [0.001, 10]");
+  if (c.inputs != GpInputs::uniform && c.inputs != GpInputs::normal)
+    return invalid_value("inputs", "inputs must be uniform or normal");
   return {};
 }
 

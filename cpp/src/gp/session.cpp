@@ -17,17 +17,20 @@ Status gp_validate_steps_per_call(int steps) {
 
 Status validate(const GpTrainConfig& c, const GpModelSpec& spec) {
   if (Status e = validate(c.data); !e.ok()) return e.within("data");
-  if (c.batch < 1 || c.batch > 1024) return out_of_range("batch", "batch must be in 1…1024 (batch = " + std::to_string(c.batch) + ")");
+  if (c.batch < 1 || c.batch > 1024)
+    return out_of_range("batch", "batch must be in 1…1024 (batch = " + std::to_string(c.batch) + ")");
   if (!(c.lr > 0.0f && c.lr <= 1.0f)) return out_of_range("lr", "lr must be in (0, 1]");
-  if (!(c.weight_decay >= 0.0f && c.weight_decay <= 1.0f)) return out_of_range("weight_decay", "weight_decay must be in [0, 1]");
+  if (!(c.weight_decay >= 0.0f && c.weight_decay <= 1.0f))
+    return out_of_range("weight_decay", "weight_decay must be in [0, 1]");
   if (!(c.clip_norm >= 0.0f && c.clip_norm <= 1e6f)) return out_of_range("clip_norm", "clip_norm must be in [0, 1e6]");
   if (c.warmup < 0 || c.decay_steps < 0) return invalid_value("", "warmup and decay_steps must not be negative");
   if (spec.steps < 1 || spec.steps > cem_max_steps) {
-    return out_of_range("steps", "steps must be in 1…" + std::to_string(cem_max_steps) + " (steps = " + std::to_string(spec.steps) + ")");
+    return out_of_range("steps", "steps must be in 1…" + std::to_string(cem_max_steps) +
+                                     " (steps = " + std::to_string(spec.steps) + ")");
   }
   if (spec.mlp_steps < 0 || spec.mlp_steps > cem_max_steps) {
     return out_of_range("mlp_steps", "mlp_steps must be 0 (as steps) or in 1…" + std::to_string(cem_max_steps) +
-           " (mlp_steps = " + std::to_string(spec.mlp_steps) + ")");
+                                         " (mlp_steps = " + std::to_string(spec.mlp_steps) + ")");
   }
   if (!(spec.eta >= 0.0f && spec.eta <= cem_max_eta)) {
     return out_of_range("eta", "eta must be 0 (the config's) or in (0, " + std::to_string(cem_max_eta) + "]");
@@ -64,8 +67,12 @@ OptimizerOptions gp_optimizer_options(const GpTrainConfig& c) {
 float gp_learning_rate(const GpTrainConfig& c, int step) { return scheduled_lr(c.lr, c.warmup, c.decay_steps, step); }
 
 GpSession::GpSession(const GpTrainConfig& config, const GpModelSpec& spec)
-    : config_(config), spec_(spec), error_(validate(config, spec)), model_(gp_model_config(config, spec)),
-      optimizer_(gp_optimizer_options(config)), stream_(config.seed, 11u) {}
+    : config_(config),
+      spec_(spec),
+      error_(validate(config, spec)),
+      model_(gp_model_config(config, spec)),
+      optimizer_(gp_optimizer_options(config)),
+      stream_(config.seed, 11u) {}
 
 Status GpSession::train(int steps) {
   if (!error_.ok()) return error_;
@@ -107,10 +114,11 @@ Status GpSession::set_eval_steps(int steps) {
     eval_steps_ = 0;
     return {};
   }
-  if (spec_.family != CemFamily::cem) return unsupported("", "eval_steps needs a cem model (the standard blocks take no steps)");
+  if (spec_.family != CemFamily::cem)
+    return unsupported("", "eval_steps needs a cem model (the standard blocks take no steps)");
   if (steps < 0 || steps > cem_max_steps) {
-    return out_of_range("eval_steps", "eval_steps must be 0 (as trained) or in 1…" + std::to_string(cem_max_steps) + " (eval_steps = " +
-           std::to_string(steps) + ")");
+    return out_of_range("eval_steps", "eval_steps must be 0 (as trained) or in 1…" + std::to_string(cem_max_steps) +
+                                          " (eval_steps = " + std::to_string(steps) + ")");
   }
   eval_steps_ = steps;
   return {};
@@ -118,7 +126,8 @@ Status GpSession::set_eval_steps(int steps) {
 
 Status GpSession::step_sizes(float* out) {
   if (!error_.ok()) return error_;
-  if (spec_.family != CemFamily::cem) return unsupported("", "step sizes need a cem model (the standard blocks take no steps)");
+  if (spec_.family != CemFamily::cem)
+    return unsupported("", "step sizes need a cem model (the standard blocks take no steps)");
   for (int l = 0; l < config_.layers; ++l) {
     out[2 * l] = model_.cem_attention(l)->step_size();
     out[2 * l + 1] = model_.cem_mlp(l)->step_size();
@@ -150,7 +159,8 @@ Status GpSession::predict(const GpSequence& seq, double* out) {
   const int n = config_.data.length, width = gp_token_width(config_.data);
   if (out == nullptr) return invalid_value("out", "out must not be null");
   if (int(seq.y.size()) != n || int(seq.x.size()) != n * config_.data.dx) {
-    return out_of_range("", "the sequence must hold " + std::to_string(n) + " pairs of dx = " + std::to_string(config_.data.dx));
+    return out_of_range(
+        "", "the sequence must hold " + std::to_string(n) + " pairs of dx = " + std::to_string(config_.data.dx));
   }
   tokens_.resize(std::size_t(n) * width);
   out_.resize(n);
@@ -164,7 +174,8 @@ Status GpSession::predict_at(const GpSequence& seq, int context, const double* x
   if (!error_.ok()) return error_;
   const int n = config_.data.length, dx = config_.data.dx, width = gp_token_width(config_.data);
   if (out == nullptr || xq == nullptr) return invalid_value("", "xq and out must not be null");
-  if (int(seq.y.size()) != n || int(seq.x.size()) != n * dx) return invalid_value("", "the sequence does not match the session");
+  if (int(seq.y.size()) != n || int(seq.x.size()) != n * dx)
+    return invalid_value("", "the sequence does not match the session");
   if (context < 0 || context >= n) return out_of_range("context", "context must be in 0…" + std::to_string(n - 1));
   if (m < 0 || m > 4096) return out_of_range("m", "m must be in 0…4096");
   const int rows = context + 1;
@@ -174,7 +185,8 @@ Status GpSession::predict_at(const GpSequence& seq, int context, const double* x
   // The causal model's output at position `context` depends on tokens 0 … context only, so
   // replacing x_context by a query asks for the prediction at that query.
   for (int q = 0; q < m; ++q) {
-    for (int k = 0; k < dx; ++k) tokens_[std::size_t(context) * width + k] = static_cast<float>(xq[std::size_t(q) * dx + k]);
+    for (int k = 0; k < dx; ++k)
+      tokens_[std::size_t(context) * width + k] = static_cast<float>(xq[std::size_t(q) * dx + k]);
     if (Status e = forward_eval(rows); !e.ok()) return e;
     out[q] = out_[context];
   }

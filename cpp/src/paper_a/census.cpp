@@ -51,12 +51,15 @@ double log10_of(double v) { return portable_log(v) / portable_log(10.0); }
 }  // namespace
 
 Status validate(const CensusOptions& o) {
-  if (!std::isfinite(o.beta) || std::fabs(o.beta) > max_swish_beta) return out_of_range("beta", "beta must be finite with |beta| <= 100");
-  if (o.activations.size() > static_cast<std::size_t>(activation_count) || o.ranks.size() > 64) return invalid_value("", "too many entries");
+  if (!std::isfinite(o.beta) || std::fabs(o.beta) > max_swish_beta)
+    return out_of_range("beta", "beta must be finite with |beta| <= 100");
+  if (o.activations.size() > static_cast<std::size_t>(activation_count) || o.ranks.size() > 64)
+    return invalid_value("", "too many entries");
   if (o.kinds.empty()) return out_of_range("kinds", "kinds must list at least one kind");
   if (o.ranks.empty()) return out_of_range("ranks", "ranks must list at least one rank");
   if (!(o.threshold > 0 && o.threshold < 1)) return out_of_range("threshold", "threshold must be a number in (0, 1)");
-  if (o.inputs < 0 || o.inputs > 4096) return out_of_range("inputs", "inputs must be an integer from 0 (automatic) to 4096");
+  if (o.inputs < 0 || o.inputs > 4096)
+    return out_of_range("inputs", "inputs must be an integer from 0 (automatic) to 4096");
   const std::size_t acts = o.activations.empty() ? activation_count : o.activations.size();
   if (o.kinds.size() * acts * o.ranks.size() > static_cast<std::size_t>(max_census_rows)) {
     return invalid_value("", "the census would have more than " + std::to_string(max_census_rows) + " rows");
@@ -66,11 +69,11 @@ Status validate(const CensusOptions& o) {
       LayerConfig c{kind, {Activation::relu, o.beta}, o.d_in, o.hidden, o.d_out, rank, o.seed};
       if (Status e = validate(c); !e.ok()) return e;
       const std::size_t count = static_cast<std::size_t>(o.hidden) *
-          ((kind == LayerKind::mlp ? 1 : 2 * rank) * static_cast<std::size_t>(o.d_in) + o.d_out);
+                                ((kind == LayerKind::mlp ? 1 : 2 * rank) * static_cast<std::size_t>(o.d_in) + o.d_out);
       if (count > max_census_parameters) {
-        return out_of_range("", "a " + std::string(layer_kind_name(kind)) + " layer of rank " + std::to_string(rank) + " has " +
-               std::to_string(count) + " parameters; the census cap is " +
-               std::to_string(max_census_parameters) + " (make the layer smaller)");
+        return out_of_range("", "a " + std::string(layer_kind_name(kind)) + " layer of rank " + std::to_string(rank) +
+                                    " has " + std::to_string(count) + " parameters; the census cap is " +
+                                    std::to_string(max_census_parameters) + " (make the layer smaller)");
       }
     }
   }
@@ -78,7 +81,7 @@ Status validate(const CensusOptions& o) {
 }
 
 Status parse_census_lists(std::string_view kinds, std::string_view activations, std::string_view ranks,
-                               CensusOptions& o) {
+                          CensusOptions& o) {
   o.kinds.clear();
   o.ranks.clear();
   for (const std::string& k : split_list(kinds)) {

@@ -13,9 +13,9 @@ namespace {
 struct Sizes {
   int d, m, o, r;
   int t() const { return std::min(2 * r, d); }
-  int sym_dim() const { return d * (d + 1) / 2; }                          // all symmetric d×d
-  int reach_dim() const { return t() * d - t() * (t() - 1) / 2; }         // sym(QᵀK), Q, K: r×d
-  int fiber() const { return 2 * r * d - reach_dim(); }                   // per-unit (Q, K) freedom
+  int sym_dim() const { return d * (d + 1) / 2; }                  // all symmetric d×d
+  int reach_dim() const { return t() * d - t() * (t() - 1) / 2; }  // sym(QᵀK), Q, K: r×d
+  int fiber() const { return 2 * r * d - reach_dim(); }            // per-unit (Q, K) freedom
   int parameters() const { return m * (2 * r * d + o); }
 };
 
@@ -44,7 +44,8 @@ std::string fiber_text(const Sizes& s) {
     return "per unit the split orthogonal group O(" + n(s.r) + ", " + n(s.r) + ") of dimension " + n(s.fiber()) +
            " acting on [Q_j; K_j] (it contains GL(" + n(s.r) + "), dimension " + n(s.r * s.r) + ")";
   }
-  return "per unit " + n(s.fiber()) + " (Q_j, K_j) directions that keep sym(Q_jᵀK_j), which already reaches every symmetric matrix";
+  return "per unit " + n(s.fiber()) +
+         " (Q_j, K_j) directions that keep sym(Q_jᵀK_j), which already reaches every symmetric matrix";
 }
 
 }  // namespace

@@ -36,7 +36,8 @@ std::vector<double> raw_matrix(const Layer& layer, const float* u, const float* 
     }
     for (int t = 0; t < r; ++t) {
       const double factor =
-          weight * (x && c.kind == LayerKind::gated ? activation_ratio(c.activation, dot(x, qj + t * d, d)) : unit_factor);
+          weight *
+          (x && c.kind == LayerKind::gated ? activation_ratio(c.activation, dot(x, qj + t * d, d)) : unit_factor);
       for (int a = 0; a < d; ++a) {
         const double qa = factor * qj[t * d + a];
         for (int b = 0; b < d; ++b) raw[a * d + b] += qa * kj[t * d + b];
@@ -59,7 +60,8 @@ double frobenius_gap(const std::vector<double>& a, const std::vector<double>& b)
 
 Status validate_interactions(const Layer& layer) {
   if (layer.config().kind == LayerKind::mlp) {
-    return unsupported("", "interaction matrices need a layer with a Q factor ('symmetric' or 'gated'); this layer is 'mlp'");
+    return unsupported(
+        "", "interaction matrices need a layer with a Q factor ('symmetric' or 'gated'); this layer is 'mlp'");
   }
   if (layer.config().d_in > max_interaction_dim) {
     return out_of_range("", "interaction matrices need d_in <= " + std::to_string(max_interaction_dim));

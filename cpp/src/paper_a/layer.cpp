@@ -20,8 +20,8 @@ template <class S>
 std::atomic<int> live_layers{0};
 
 Status dim_error(const char* field, int value) {
-  return out_of_range(field, std::string(field) + " must be an integer from 1 to " + std::to_string(max_layer_dim) + " (got " +
-         std::to_string(value) + ")");
+  return out_of_range(field, std::string(field) + " must be an integer from 1 to " + std::to_string(max_layer_dim) +
+                                 " (got " + std::to_string(value) + ")");
 }
 
 int stored_rank(const LayerConfig& c) { return c.kind == LayerKind::mlp ? 1 : c.rank; }
@@ -36,9 +36,12 @@ void fill_normal(Pcg32& rng, S* data, std::size_t n, float scale) {
 
 const char* layer_kind_name(LayerKind kind) {
   switch (kind) {
-    case LayerKind::mlp: return "mlp";
-    case LayerKind::symmetric: return "symmetric";
-    case LayerKind::gated: return "gated";
+    case LayerKind::mlp:
+      return "mlp";
+    case LayerKind::symmetric:
+      return "symmetric";
+    case LayerKind::gated:
+      return "gated";
   }
   return "?";
 }
@@ -56,16 +59,19 @@ Status parse_layer_kind(std::string_view name, std::string_view field, LayerKind
 
 Status parse_activation_spec(std::string_view name, float beta, std::string_view field, ActivationSpec& out) {
   const auto a = parse_activation(name);
-  if (!a) return invalid_value(field, std::string(field) + " must be one of the catalogue names (got '" + std::string(name) + "')");
-  if (!std::isfinite(beta) || std::fabs(beta) > max_swish_beta) return out_of_range("beta", "beta must be finite with |beta| <= 100");
+  if (!a)
+    return invalid_value(field,
+                         std::string(field) + " must be one of the catalogue names (got '" + std::string(name) + "')");
+  if (!std::isfinite(beta) || std::fabs(beta) > max_swish_beta)
+    return out_of_range("beta", "beta must be finite with |beta| <= 100");
   out = {*a, beta};
   return {};
 }
 
 Status validate_rows(int rows, int max_rows) {
   if (rows < 1 || rows > max_rows) {
-    return out_of_range("rows", "rows must be an integer from 1 to " + std::to_string(max_rows) + " for this layer (got " +
-           std::to_string(rows) + ")");
+    return out_of_range("rows", "rows must be an integer from 1 to " + std::to_string(max_rows) +
+                                    " for this layer (got " + std::to_string(rows) + ")");
   }
   return {};
 }
@@ -76,23 +82,27 @@ Status validate(const LayerConfig& c) {
   if (c.d_out < 1 || c.d_out > max_layer_dim) return dim_error("d_out", c.d_out);
   if (c.kind != LayerKind::mlp && (c.rank < 1 || c.rank > c.d_in)) {
     return out_of_range("rank", "rank must be an integer from 1 to d_in = " + std::to_string(c.d_in) + " (got " +
-           std::to_string(c.rank) + ")");
+                                    std::to_string(c.rank) + ")");
   }
   if (!std::isfinite(c.activation.beta) || std::fabs(c.activation.beta) > max_swish_beta) {
-    return out_of_range("beta", "beta must be a finite number with |beta| <= " + std::to_string(static_cast<int>(max_swish_beta)));
+    return out_of_range(
+        "beta", "beta must be a finite number with |beta| <= " + std::to_string(static_cast<int>(max_swish_beta)));
   }
   if (!(c.symmetrize >= 0.0f && c.symmetrize <= 1.0f)) {
-    return out_of_range("symmetrize", "symmetrize must be a finite number in [0, 1] (got " + std::to_string(c.symmetrize) + ")");
+    return out_of_range("symmetrize",
+                        "symmetrize must be a finite number in [0, 1] (got " + std::to_string(c.symmetrize) + ")");
   }
   if (c.symmetrize != 0.0f && c.kind != LayerKind::gated) {
-    return invalid_value("", std::string("symmetrize applies to the 'gated' kind only (kind is '") + layer_kind_name(c.kind) + "')");
+    return invalid_value(
+        "", std::string("symmetrize applies to the 'gated' kind only (kind is '") + layer_kind_name(c.kind) + "')");
   }
   const std::size_t r = static_cast<std::size_t>(stored_rank(c));
-  const std::size_t count = static_cast<std::size_t>(c.hidden) *
+  const std::size_t count =
+      static_cast<std::size_t>(c.hidden) *
       ((c.kind == LayerKind::mlp ? 1 : 2) * r * static_cast<std::size_t>(c.d_in) + static_cast<std::size_t>(c.d_out));
   if (count > max_layer_params) {
     return out_of_range("", "the layer would have " + std::to_string(count) + " parameters; the cap is " +
-           std::to_string(max_layer_params) + " (reduce hidden, rank or the dimensions)");
+                                std::to_string(max_layer_params) + " (reduce hidden, rank or the dimensions)");
   }
   return {};
 }
@@ -102,10 +112,12 @@ Status gauge_fix_problem(const LayerConfig& c) {
   if (c.kind == LayerKind::mlp) return unsupported("", "the 'mlp' kind has no Q factor to fix");
   const auto degree = homogeneity_degree(c.activation.kind);
   if (!degree) {
-    return out_of_range("", std::string("gauge fixing changes a gated layer whose activation is not positively homogeneous ('") +
-           activation_name(c.activation.kind) + "')");
+    return out_of_range(
+        "", std::string("gauge fixing changes a gated layer whose activation is not positively homogeneous ('") +
+                activation_name(c.activation.kind) + "')");
   }
-  if (*degree != 1 && c.symmetrize != 0.0f) return unsupported("", "gauge fixing with symmetrize > 0 needs a degree-1 activation");
+  if (*degree != 1 && c.symmetrize != 0.0f)
+    return unsupported("", "gauge fixing with symmetrize > 0 needs a degree-1 activation");
   return {};
 }
 

@@ -38,8 +38,8 @@ void symmetric_rank1(const S* __restrict grad_pre, const S* __restrict grad_act,
   }
 }
 template <class S>
-void gated_rank1(const S* __restrict grad_act, const S* __restrict sk, const S* __restrict gate,
-                 S* __restrict grad_sq, S* __restrict grad_sk, std::size_t n) {
+void gated_rank1(const S* __restrict grad_act, const S* __restrict sk, const S* __restrict gate, S* __restrict grad_sq,
+                 S* __restrict grad_sk, std::size_t n) {
   for (std::size_t u = 0; u < n; ++u) {
     const S g = grad_act[u];
     grad_sq[u] *= g * sk[u];
@@ -177,10 +177,10 @@ void LayerT<S>::backward_from_hidden(const S* x, int rows, const S* grad_out, S*
   }
 }
 
-#define GATELAB_INSTANTIATE_BACKWARD(S)                                                                     \
-  template void LayerT<S>::backward(const S*, int, const S*, S*, Params&, bool) const;                      \
-  template void LayerT<S>::backward_kept(const S*, int, const S*, S*, bool);                                \
-  template bool LayerT<S>::train_pass(const S*, int, S*, S*, const OutputGradient&, Params&) const;         \
+#define GATELAB_INSTANTIATE_BACKWARD(S)                                                             \
+  template void LayerT<S>::backward(const S*, int, const S*, S*, Params&, bool) const;              \
+  template void LayerT<S>::backward_kept(const S*, int, const S*, S*, bool);                        \
+  template bool LayerT<S>::train_pass(const S*, int, S*, S*, const OutputGradient&, Params&) const; \
   template void LayerT<S>::backward_from_hidden(const S*, int, const S*, S*, Params&, Workspace&, bool) const;
 GATELAB_INSTANTIATE_BACKWARD(float)
 GATELAB_INSTANTIATE_BACKWARD(double)

@@ -123,7 +123,7 @@ void LayerT<S>::forward_keep(const S* x, int rows, S* out) const {
   kernels::mm_nn(workspace_->act.data(), params_.v.data(), out, rows, config_.hidden, config_.d_out);
 }
 
-#define GATELAB_INSTANTIATE_FORWARD(S)                                                  \
+#define GATELAB_INSTANTIATE_FORWARD(S)                                      \
   template void LayerT<S>::compute_hidden(const S*, int, Workspace&) const; \
   template void LayerT<S>::forward(const S*, int, S*) const;                \
   template void LayerT<S>::forward_keep(const S*, int, S*) const;

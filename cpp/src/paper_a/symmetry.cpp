@@ -27,8 +27,10 @@ Status validate_symmetry_probe(const Layer& layer, int rows) {
 }
 
 Status validate_curve(float lo, float hi, int n) {
-  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) return not_finite("", "min and max must be finite with min < max");
-  if (n < 2 || n > max_curve_points) return out_of_range("n", "n must be an integer from 2 to " + std::to_string(max_curve_points));
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
+    return not_finite("", "min and max must be finite with min < max");
+  if (n < 2 || n > max_curve_points)
+    return out_of_range("n", "n must be an integer from 2 to " + std::to_string(max_curve_points));
   return {};
 }
 

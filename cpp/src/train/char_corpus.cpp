@@ -22,18 +22,20 @@ CharVocab char_vocab(std::string_view text) {
 
 const char* corpus_split_name(CorpusSplit split) {
   switch (split) {
-    case CorpusSplit::train: return "train";
-    case CorpusSplit::dev: return "dev";
-    case CorpusSplit::validation: return "validation";
+    case CorpusSplit::train:
+      return "train";
+    case CorpusSplit::dev:
+      return "dev";
+    case CorpusSplit::validation:
+      return "validation";
   }
   return "?";
 }
 
-Status make_char_corpus(std::string_view text, double dev_fraction, double validation_fraction,
-                             CharCorpus& out) {
+Status make_char_corpus(std::string_view text, double dev_fraction, double validation_fraction, CharCorpus& out) {
   if (text.size() < min_corpus_chars) {
     return out_of_range("", "the text must hold at least " + std::to_string(min_corpus_chars) + " characters (got " +
-           std::to_string(text.size()) + ")");
+                                std::to_string(text.size()) + ")");
   }
   if (!(dev_fraction >= 0.0 && validation_fraction > 0.0 && dev_fraction + validation_fraction < 0.5)) {
     return invalid_value("", "dev and validation fractions must be ≥ 0 and > 0 with a sum below 0.5");

@@ -144,7 +144,8 @@ Dataset split(const Points& p, int count, float fraction, Pcg32& rng) {
 }
 
 Status fraction_error(float fraction) {
-  if (!(fraction > 0.0f && fraction <= 1.0f)) return out_of_range("train_fraction", "train_fraction must be a number in (0, 1]");
+  if (!(fraction > 0.0f && fraction <= 1.0f))
+    return out_of_range("train_fraction", "train_fraction must be a number in (0, 1]");
   return {};
 }
 
@@ -152,13 +153,20 @@ Status fraction_error(float fraction) {
 
 const char* task_name(Task task) {
   switch (task) {
-    case Task::circle: return "circle";
-    case Task::xor_task: return "xor";
-    case Task::gaussians: return "gaussians";
-    case Task::spiral: return "spiral";
-    case Task::checkerboard: return "checkerboard";
-    case Task::teacher: return "teacher";
-    case Task::user: return "user";
+    case Task::circle:
+      return "circle";
+    case Task::xor_task:
+      return "xor";
+    case Task::gaussians:
+      return "gaussians";
+    case Task::spiral:
+      return "spiral";
+    case Task::checkerboard:
+      return "checkerboard";
+    case Task::teacher:
+      return "teacher";
+    case Task::user:
+      return "user";
   }
   return "?";
 }
@@ -173,8 +181,8 @@ std::optional<Task> parse_task(std::string_view name) {
 }
 
 Status parse_task(std::string_view name, Task& out) {
-  return choose(parse_task(name), "task", {"circle", "xor", "gaussians", "spiral", "checkerboard", "teacher", "user"}, name,
-                out);
+  return choose(parse_task(name), "task", {"circle", "xor", "gaussians", "spiral", "checkerboard", "teacher", "user"},
+                name, out);
 }
 
 int train_count(int count, float fraction) {
@@ -183,16 +191,19 @@ int train_count(int count, float fraction) {
 }
 
 Status validate(const DatasetOptions& o) {
-  if (o.task == Task::user) return invalid_value("", "the 'user' task takes its points from validate_user_points/user_dataset");
+  if (o.task == Task::user)
+    return invalid_value("", "the 'user' task takes its points from validate_user_points/user_dataset");
   if (o.count < 4 || o.count > max_dataset_points) {
     return out_of_range("count", "count must be an integer from 4 to " + std::to_string(max_dataset_points) + " (got " +
-           std::to_string(o.count) + ")");
+                                     std::to_string(o.count) + ")");
   }
-  if (!(o.noise >= 0.0f && o.noise <= max_dataset_noise)) return out_of_range("noise", "noise must be a number from 0 to 2");
+  if (!(o.noise >= 0.0f && o.noise <= max_dataset_noise))
+    return out_of_range("noise", "noise must be a number from 0 to 2");
   if (Status e = fraction_error(o.train_fraction); !e.ok()) return e;
   if (o.task == Task::teacher) {
     if (o.teacher_hidden < 1 || o.teacher_hidden > max_teacher_hidden) {
-      return out_of_range("teacher.hidden", "teacher.hidden must be an integer from 1 to " + std::to_string(max_teacher_hidden));
+      return out_of_range("teacher.hidden",
+                          "teacher.hidden must be an integer from 1 to " + std::to_string(max_teacher_hidden));
     }
     if (Status e = validate(teacher_config(o)); !e.ok()) return e.within("teacher");
   }
@@ -205,13 +216,26 @@ Dataset make_dataset(const DatasetOptions& o) {
   p.x.reserve(static_cast<std::size_t>(o.count) * 2);
   p.y.reserve(o.count);
   switch (o.task) {
-    case Task::circle: circle(rng, o.count, p); break;
-    case Task::xor_task: xor_points(rng, o.count, p); break;
-    case Task::gaussians: gaussians(rng, o.count, p); break;
-    case Task::spiral: spiral(o.count, p); break;
-    case Task::checkerboard: checkerboard(rng, o.count, p); break;
-    case Task::teacher: teacher(rng, o.count, o, p); break;
-    case Task::user: break;
+    case Task::circle:
+      circle(rng, o.count, p);
+      break;
+    case Task::xor_task:
+      xor_points(rng, o.count, p);
+      break;
+    case Task::gaussians:
+      gaussians(rng, o.count, p);
+      break;
+    case Task::spiral:
+      spiral(o.count, p);
+      break;
+    case Task::checkerboard:
+      checkerboard(rng, o.count, p);
+      break;
+    case Task::teacher:
+      teacher(rng, o.count, o, p);
+      break;
+    case Task::user:
+      break;
   }
   for (float& v : p.x) v += o.noise * rng.normal();  // jitter after labelling: noisy boundaries
   return split(p, o.count, o.train_fraction, rng);
@@ -220,7 +244,7 @@ Dataset make_dataset(const DatasetOptions& o) {
 Status validate_user_points(const float* x, const float* y, int count, float fraction) {
   if (count < 2 || count > max_dataset_points) {
     return out_of_range("points", "points must hold from 2 to " + std::to_string(max_dataset_points) + " points (got " +
-           std::to_string(count) + ")");
+                                      std::to_string(count) + ")");
   }
   if (Status e = fraction_error(fraction); !e.ok()) return e;
   for (int i = 0; i < 2 * count; ++i) {
@@ -229,7 +253,8 @@ Status validate_user_points(const float* x, const float* y, int count, float fra
     }
   }
   for (int i = 0; i < count; ++i) {
-    if (y[i] != -1.0f && y[i] != 0.0f && y[i] != 1.0f) return invalid_value("", "y[" + std::to_string(i) + "] must be -1, 0 or 1");
+    if (y[i] != -1.0f && y[i] != 0.0f && y[i] != 1.0f)
+      return invalid_value("", "y[" + std::to_string(i) + "] must be -1, 0 or 1");
   }
   return {};
 }

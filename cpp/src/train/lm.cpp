@@ -19,14 +19,19 @@ int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget) {
   return static_cast<int>(std::lround(double(budget) / (double(d) * (2.0 * rank + 1))));
 }
 
-Status parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer,
-                           LmConfig& c) {
+Status parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer, LmConfig& c) {
   const auto k = parse_layer_kind(kind);
-  if (!k) return invalid_value("mlp.kind", "mlp.kind must be 'mlp', 'symmetric' or 'gated' (got '" + std::string(kind) + "')");
+  if (!k)
+    return invalid_value("mlp.kind",
+                         "mlp.kind must be 'mlp', 'symmetric' or 'gated' (got '" + std::string(kind) + "')");
   const auto a = parse_activation(activation);
-  if (!a) return invalid_value("mlp.activation", "mlp.activation must be one of the catalogue names (got '" + std::string(activation) + "')");
+  if (!a)
+    return invalid_value("mlp.activation",
+                         "mlp.activation must be one of the catalogue names (got '" + std::string(activation) + "')");
   const auto o = parse_optimizer(optimizer);
-  if (!o) return invalid_value("optimizer", "optimizer must be 'sgd', 'momentum', 'adam' or 'adamw' (got '" + std::string(optimizer) + "')");
+  if (!o)
+    return invalid_value(
+        "optimizer", "optimizer must be 'sgd', 'momentum', 'adam' or 'adamw' (got '" + std::string(optimizer) + "')");
   c.model.mlp_kind = *k;
   c.model.activation.kind = *a;
   c.optimizer.kind = *o;
@@ -41,14 +46,17 @@ CemTransformerConfig lm_model_config(const LmConfig& c, const CharCorpus& corpus
 }
 
 Status validate(const LmConfig& c, const CharCorpus& corpus) {
-  if (c.context < 2 || c.context > max_lm_context) return out_of_range("context", "context must be in 2…" + std::to_string(max_lm_context));
-  if (c.batch < 1 || c.batch > max_lm_batch) return out_of_range("batch", "batch must be in 1…" + std::to_string(max_lm_batch));
+  if (c.context < 2 || c.context > max_lm_context)
+    return out_of_range("context", "context must be in 2…" + std::to_string(max_lm_context));
+  if (c.batch < 1 || c.batch > max_lm_batch)
+    return out_of_range("batch", "batch must be in 1…" + std::to_string(max_lm_batch));
   if (corpus.vocab.size() < 2) return unsupported("", "the corpus needs at least 2 distinct characters");
   if (corpus.train.size() < std::size_t(c.context) + 2 || corpus.validation.size() < std::size_t(c.context) + 2) {
     return invalid_value("", "the corpus is too short for context " + std::to_string(c.context));
   }
   if (c.warmup < 0 || c.decay_steps < 0) return invalid_value("", "warmup and decay_steps must be ≥ 0");
-  if (!(c.mlp_init_rms >= 0.0f && c.mlp_init_rms <= 1e3f)) return out_of_range("mlp_init_rms", "mlp_init_rms must be in [0, 1000]");
+  if (!(c.mlp_init_rms >= 0.0f && c.mlp_init_rms <= 1e3f))
+    return out_of_range("mlp_init_rms", "mlp_init_rms must be in [0, 1000]");
   if (Status e = validate(c.optimizer); !e.ok()) return e.within("optimizer");
   const CemTransformerConfig m = lm_model_config(c, corpus);
   if (Status e = validate(m); !e.ok()) return e.within("model");
@@ -60,8 +68,11 @@ Status validate(const LmConfig& c, const CharCorpus& corpus) {
 }
 
 LmSession::LmSession(const LmConfig& config, std::shared_ptr<const CharCorpus> corpus)
-    : config_(config), corpus_(std::move(corpus)), error_(corpus_ ? validate(config, *corpus_) : invalid_value("", "no corpus")),
-      model_(corpus_ ? lm_model_config(config, *corpus_) : CemTransformerConfig{}), optimizer_(config.optimizer),
+    : config_(config),
+      corpus_(std::move(corpus)),
+      error_(corpus_ ? validate(config, *corpus_) : invalid_value("", "no corpus")),
+      model_(corpus_ ? lm_model_config(config, *corpus_) : CemTransformerConfig{}),
+      optimizer_(config.optimizer),
       stream_(config.data_seed, 13u) {
   if (!error_.ok()) return;
   const std::size_t rows = std::size_t(config.context) * config.batch, vocab = corpus_->vocab.size();
@@ -134,8 +145,8 @@ Status LmSession::train(int steps) {
       return {};
     }
     if (Status e = model_.backward(grad_.data(), nullptr); !e.ok()) return e;
-    optimizer_.set_learning_rate(scheduled_lr(config_.optimizer.learning_rate, config_.warmup, config_.decay_steps,
-                                              steps_done()));
+    optimizer_.set_learning_rate(
+        scheduled_lr(config_.optimizer.learning_rate, config_.warmup, config_.decay_steps, steps_done()));
     if (!optimizer_.step(model_.parameters()).ok()) {
       diverged_ = true;
       return {};
@@ -153,7 +164,8 @@ Status LmSession::evaluate(CorpusSplit split, int windows, double* loss) {
   if (loss == nullptr) return invalid_value("loss", "loss must not be null");
   const auto& text = corpus_->split(split);
   const std::vector<std::size_t> starts = evaluation_windows(text.size(), config_.context, windows);
-  if (starts.empty()) return invalid_value("", std::string("the ") + corpus_split_name(split) + " split is too short to evaluate");
+  if (starts.empty())
+    return invalid_value("", std::string("the ") + corpus_split_name(split) + " split is too short to evaluate");
   const int c = config_.context, vocab = corpus_->vocab.size();
   double total = 0;
   for (std::size_t first = 0; first < starts.size(); first += config_.batch) {
@@ -174,7 +186,8 @@ Status LmSession::sample(int count, float temperature, std::uint64_t seed, std::
   if (!error_.ok()) return error_;
   if (out == nullptr) return invalid_value("out", "out must not be null");
   if (count < 0 || count > 100000) return out_of_range("count", "count must be in 0…100000");
-  if (!(temperature > 0.0f && temperature <= 100.0f)) return out_of_range("temperature", "temperature must be in (0, 100]");
+  if (!(temperature > 0.0f && temperature <= 100.0f))
+    return out_of_range("temperature", "temperature must be in (0, 100]");
   const int c = config_.context, vocab = corpus_->vocab.size();
   std::vector<std::int32_t> text(corpus_->validation.begin(), corpus_->validation.begin() + c);
   std::vector<float> logits(std::size_t(c) * vocab);
@@ -276,12 +289,12 @@ Status LmSession::restore(const std::uint8_t* bytes, std::size_t size) {
   Pcg32 stream = stream_;
   std::uint8_t diverged = 0;
   const bool ok = r.get(magic) && magic == checkpoint_magic && r.get_vector(values) && r.get_vector(first) &&
-                  r.get_vector(second) && r.get(state.beta1_power) && r.get(state.beta2_power) &&
-                  r.get(state.steps) && r.get_vector(losses) && r.get_vector(initial) && r.get(stream) &&
-                  r.get(diverged) && r.at == r.end;
+                  r.get_vector(second) && r.get(state.beta1_power) && r.get(state.beta2_power) && r.get(state.steps) &&
+                  r.get_vector(losses) && r.get_vector(initial) && r.get(stream) && r.get(diverged) && r.at == r.end;
   if (!ok) return invalid_value("", "the checkpoint is not one this version of GateLab wrote");
   const auto views = model_.parameters();
-  if (values.size() != count_parameters(views)) return invalid_value("", "the checkpoint belongs to a model of another size");
+  if (values.size() != count_parameters(views))
+    return invalid_value("", "the checkpoint belongs to a model of another size");
   std::size_t at = 0;
   for (const auto& v : views) {
     std::copy_n(values.data() + at, v.size, v.value);

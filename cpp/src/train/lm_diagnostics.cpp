@@ -81,7 +81,8 @@ std::vector<double> LmSession::qk_balances() {
     const auto& q = mlp->params().q;
     const auto& k = mlp->params().k;
     double sum = 0;
-    for (std::size_t i = 0; i < q.size(); ++i) sum += double(q.data()[i]) * q.data()[i] - double(k.data()[i]) * k.data()[i];
+    for (std::size_t i = 0; i < q.size(); ++i)
+      sum += double(q.data()[i]) * q.data()[i] - double(k.data()[i]) * k.data()[i];
     out.push_back(sum / double(mlp->config().hidden));
   }
   return out;

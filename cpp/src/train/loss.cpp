@@ -76,8 +76,10 @@ LossValue evaluate_loss(LossKind kind, const float* out, const float* labels, in
   for (int start = 0; start < n; start += kChunk) {
     const int count = std::min(kChunk, n - start);
     float* g = grad ? grad + start : nullptr;
-    if (kind == LossKind::mse) squared_error_chunk(out + start, labels + start, count, inv_n, sum, g);
-    else cross_entropy_chunk(out + start, labels + start, count, inv_n, sum, g);
+    if (kind == LossKind::mse)
+      squared_error_chunk(out + start, labels + start, count, inv_n, sum, g);
+    else
+      cross_entropy_chunk(out + start, labels + start, count, inv_n, sum, g);
   }
   return {sum / n, static_cast<double>(correct) / n};
 }
@@ -99,7 +101,8 @@ bool loss_gradient(LossKind kind, const float* out, const float* labels, int n, 
 
 template <class S>
 Status mse_loss(const S* pred, const S* target, std::size_t count, double* loss, S* grad) {
-  if (pred == nullptr || target == nullptr || loss == nullptr) return invalid_value("pointers", "pointers must not be null");
+  if (pred == nullptr || target == nullptr || loss == nullptr)
+    return invalid_value("pointers", "pointers must not be null");
   if (count == 0) return out_of_range("count", "count must be positive");
   double sum = 0.0;
   for (std::size_t i = 0; i < count; ++i) {
@@ -112,9 +115,9 @@ Status mse_loss(const S* pred, const S* target, std::size_t count, double* loss,
 }
 
 template <class S>
-Status cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, int classes, double* loss,
-                                   S* grad) {
-  if (logits == nullptr || targets == nullptr || loss == nullptr) return invalid_value("pointers", "pointers must not be null");
+Status cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, int classes, double* loss, S* grad) {
+  if (logits == nullptr || targets == nullptr || loss == nullptr)
+    return invalid_value("pointers", "pointers must not be null");
   if (n < 1 || classes < 1) return out_of_range("", "n and classes must be positive");
   // One exponential per logit, e_c = exp(z_c − max z): four float lanes at a time for S = float
   // (the same bits everywhere, base/kernels.hpp), so a 1024 × 75 batch costs ~0.1 ms, not ~3.
@@ -122,7 +125,8 @@ Status cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, i
   double total = 0.0;
   for (int i = 0; i < n; ++i) {
     if (targets[i] < 0 || targets[i] >= classes) {
-      return out_of_range("targets", "targets must be in 0…classes−1 (targets[" + std::to_string(i) + "] = " + std::to_string(targets[i]) + ")");
+      return out_of_range("targets", "targets must be in 0…classes−1 (targets[" + std::to_string(i) +
+                                         "] = " + std::to_string(targets[i]) + ")");
     }
     const S* row = logits + std::size_t(i) * classes;
     S top = row[0];

@@ -9,10 +9,14 @@ namespace gatelab {
 
 const char* optimizer_name(OptimizerKind kind) {
   switch (kind) {
-    case OptimizerKind::sgd: return "sgd";
-    case OptimizerKind::momentum: return "momentum";
-    case OptimizerKind::adam: return "adam";
-    case OptimizerKind::adamw: return "adamw";
+    case OptimizerKind::sgd:
+      return "sgd";
+    case OptimizerKind::momentum:
+      return "momentum";
+    case OptimizerKind::adam:
+      return "adam";
+    case OptimizerKind::adamw:
+      return "adamw";
   }
   return "?";
 }
@@ -32,12 +36,15 @@ Status validate(const OptimizerOptions& o) {
   if (!(o.learning_rate > 0.0f && o.learning_rate <= max_learning_rate)) {
     return out_of_range("learning_rate", "learning_rate must be a number in (0, 1000000]");
   }
-  if (!(o.momentum >= 0.0f && o.momentum < 1.0f)) return out_of_range("momentum", "momentum must be a number in [0, 1)");
+  if (!(o.momentum >= 0.0f && o.momentum < 1.0f))
+    return out_of_range("momentum", "momentum must be a number in [0, 1)");
   if (!(o.beta1 >= 0.0f && o.beta1 < 1.0f)) return out_of_range("beta1", "beta1 must be a number in [0, 1)");
   if (!(o.beta2 >= 0.0f && o.beta2 < 1.0f)) return out_of_range("beta2", "beta2 must be a number in [0, 1)");
   if (!(o.epsilon > 0.0f && o.epsilon <= 1.0f)) return out_of_range("epsilon", "epsilon must be a number in (0, 1]");
-  if (!(o.weight_decay >= 0.0f && o.weight_decay <= 1.0f)) return out_of_range("weight_decay", "weight_decay must be a number in [0, 1]");
-  if (!(o.clip_norm >= 0.0f && o.clip_norm <= 1e6f)) return out_of_range("clip_norm", "clip_norm must be 0 (off) or a number in (0, 1000000]");
+  if (!(o.weight_decay >= 0.0f && o.weight_decay <= 1.0f))
+    return out_of_range("weight_decay", "weight_decay must be a number in [0, 1]");
+  if (!(o.clip_norm >= 0.0f && o.clip_norm <= 1e6f))
+    return out_of_range("clip_norm", "clip_norm must be 0 (off) or a number in (0, 1000000]");
   return {};
 }
 
@@ -130,7 +137,7 @@ Status OptimizerT<S>::step(const std::vector<ParamView<S>>& params) {
   if (stateful && state_.first.empty()) size_state(count);
   if (stateful && state_.first.size() != count) {
     return invalid_value("", "the parameter views cover " + std::to_string(count) + " values, the optimizer state " +
-           std::to_string(state_.first.size()));
+                                 std::to_string(state_.first.size()));
   }
   double norm2 = 0.0;
   for (const auto& p : params) {
@@ -162,8 +169,8 @@ Status OptimizerT<S>::step(const std::vector<ParamView<S>>& params) {
         (clip ? sgd_update<true, S> : sgd_update<false, S>)(p.value, p.grad, p.size, lr, scale);
         break;
       case OptimizerKind::momentum:
-        (clip ? momentum_update<true, S> : momentum_update<false, S>)(p.value, p.grad, first, p.size, lr,
-                                                                      S(o.momentum), scale);
+        (clip ? momentum_update<true, S> : momentum_update<false, S>)(p.value, p.grad, first, p.size, lr, S(o.momentum),
+                                                                      scale);
         break;
       case OptimizerKind::adam:
         (clip ? adam_update<true, S> : adam_update<false, S>)(p.value, p.grad, first, second, p.size, b1, b2,

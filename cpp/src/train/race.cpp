@@ -20,10 +20,14 @@ int parameters_per_unit(const RaceOptions& o, const RaceModel& m) {
 
 float metric(const TrainRecord& r, int i) {
   switch (i) {
-    case 0: return r.train_loss;
-    case 1: return r.test_loss;
-    case 2: return r.train_accuracy;
-    default: return r.test_accuracy;
+    case 0:
+      return r.train_loss;
+    case 1:
+      return r.test_loss;
+    case 2:
+      return r.train_accuracy;
+    default:
+      return r.test_accuracy;
   }
 }
 
@@ -51,7 +55,8 @@ struct Accumulator {
   void add(const std::vector<TrainRecord>& run) {
     ++runs;
     for (int k = 0; k < race_metrics; ++k) {
-      for (std::size_t i = 0; i < values[k].size(); ++i) values[k][i].push_back(metric(run[std::min(i, run.size() - 1)], k));
+      for (std::size_t i = 0; i < values[k].size(); ++i)
+        values[k][i].push_back(metric(run[std::min(i, run.size() - 1)], k));
     }
   }
 
@@ -82,13 +87,20 @@ std::string race_label(const RaceModel& m) {
   const std::string act = activation_name(m.activation.kind);
   if (m.kind != LayerKind::gated) return std::string(layer_kind_name(m.kind)) + "(" + act + ")";
   switch (m.activation.kind) {
-    case Activation::identity: return "Bilinear";
-    case Activation::relu: return "ReGLU";
-    case Activation::gelu: return "GEGLU";
-    case Activation::gelu_tanh: return "GEGLU(tanh)";
-    case Activation::silu: return "SwiGLU";
-    case Activation::sigmoid: return "GLU";
-    default: return "gated(" + act + ")";
+    case Activation::identity:
+      return "Bilinear";
+    case Activation::relu:
+      return "ReGLU";
+    case Activation::gelu:
+      return "GEGLU";
+    case Activation::gelu_tanh:
+      return "GEGLU(tanh)";
+    case Activation::silu:
+      return "SwiGLU";
+    case Activation::sigmoid:
+      return "GLU";
+    default:
+      return "gated(" + act + ")";
   }
 }
 
@@ -111,10 +123,13 @@ Status validate(const RaceOptions& o) {
   if (o.models.empty() || o.models.size() > static_cast<std::size_t>(max_race_models)) {
     return out_of_range("models", "models must list from 1 to " + std::to_string(max_race_models) + " models");
   }
-  if (o.seeds < 1 || o.seeds > max_race_seeds) return out_of_range("seeds", "seeds must be an integer from 1 to " + std::to_string(max_race_seeds));
-  if (o.steps < 1 || o.steps > max_race_steps) return out_of_range("steps", "steps must be an integer from 1 to " + std::to_string(max_race_steps));
+  if (o.seeds < 1 || o.seeds > max_race_seeds)
+    return out_of_range("seeds", "seeds must be an integer from 1 to " + std::to_string(max_race_seeds));
+  if (o.steps < 1 || o.steps > max_race_steps)
+    return out_of_range("steps", "steps must be an integer from 1 to " + std::to_string(max_race_steps));
   if (o.trainer.eval_every < 1 || o.steps / o.trainer.eval_every + 1 > max_race_records) {
-    return out_of_range("steps", "steps / eval_every must be at most " + std::to_string(max_race_records - 1) + " (raise eval_every)");
+    return out_of_range(
+        "steps", "steps / eval_every must be at most " + std::to_string(max_race_records - 1) + " (raise eval_every)");
   }
   if (o.width_rule == WidthRule::budget && (o.budget < 1 || o.budget > max_race_budget)) {
     return out_of_range("budget", "budget must be an integer from 1 to " + std::to_string(max_race_budget));
@@ -126,7 +141,8 @@ Status validate(const RaceOptions& o) {
     if (Status e = validate(o.data); !e.ok()) return e;
   }
   for (const RaceModel& m : o.models) {
-    if (Status e = validate(model_options(o, m, 0)); !e.ok()) return make_status(e.code, e.field, race_label(m) + ": " + e.message);  // the field is the option itself
+    if (Status e = validate(model_options(o, m, 0)); !e.ok())
+      return make_status(e.code, e.field, race_label(m) + ": " + e.message);  // the field is the option itself
   }
   return {};
 }
@@ -177,7 +193,8 @@ Status parse_race_models(std::string_view list, float beta, std::vector<RaceMode
   for (const std::string& item : split_list(list)) {
     const std::size_t colon = item.find(':');
     const auto kind = parse_layer_kind(item.substr(0, colon));
-    if (!kind || colon == std::string::npos) return invalid_value("models", "models: '" + item + "' is not 'kind:activation'");
+    if (!kind || colon == std::string::npos)
+      return invalid_value("models", "models: '" + item + "' is not 'kind:activation'");
     RaceModel m{*kind, {}};
     if (Status e = parse_activation_spec(item.substr(colon + 1), beta, "models", m.activation); !e.ok()) return e;
     if (out.size() >= static_cast<std::size_t>(max_race_models)) return out_of_range("models", "models: at most 16");

@@ -58,12 +58,13 @@ Status validate(const TrainerOptions& o) {
   if (Status e = validate(c); !e.ok()) return e;
   const int units = c.hidden * (c.kind == LayerKind::mlp ? 1 : c.rank);
   if (units > max_trainer_units) {
-    return out_of_range("hidden", "hidden · rank must be at most " + std::to_string(max_trainer_units) + " for training (got " +
-           std::to_string(units) + ")");
+    return out_of_range("hidden", "hidden · rank must be at most " + std::to_string(max_trainer_units) +
+                                      " for training (got " + std::to_string(units) + ")");
   }
   if (Status e = validate(o.optimizer); !e.ok()) return e;
   if (o.batch_size < 0 || o.batch_size > max_dataset_points) {
-    return out_of_range("batch_size", "batch_size must be an integer from 0 (full batch) to " + std::to_string(max_dataset_points));
+    return out_of_range("batch_size",
+                        "batch_size must be an integer from 0 (full batch) to " + std::to_string(max_dataset_points));
   }
   if (o.eval_every < 1 || o.eval_every > max_steps_per_call) {
     return out_of_range("eval_every", "eval_every must be an integer from 1 to " + std::to_string(max_steps_per_call));
@@ -110,8 +111,12 @@ Trainer::Trainer(const TrainerOptions& options, Dataset data)
 TrainRecord Trainer::evaluate() const {
   const LossValue train = split_loss(layer_, options_.loss, train_features_, data_.y_train);
   const LossValue test = split_loss(layer_, options_.loss, test_features_, data_.y_test);
-  return {steps_done_, static_cast<float>(train.loss), static_cast<float>(test.loss),
-          static_cast<float>(train.accuracy), static_cast<float>(test.accuracy), 0.0f};
+  return {steps_done_,
+          static_cast<float>(train.loss),
+          static_cast<float>(test.loss),
+          static_cast<float>(train.accuracy),
+          static_cast<float>(test.accuracy),
+          0.0f};
 }
 
 // Fills batch_x_/batch_y_ with the next batch_size rows of the epoch's permutation; a new
@@ -209,28 +214,33 @@ void Trainer::grid(int g, float extent, float* out) const {
 }
 
 Status validate_step_count(int n) {
-  if (n < 1 || n > max_steps_per_call) return out_of_range("n", "n must be an integer from 1 to " + std::to_string(max_steps_per_call));
+  if (n < 1 || n > max_steps_per_call)
+    return out_of_range("n", "n must be an integer from 1 to " + std::to_string(max_steps_per_call));
   return {};
 }
 
 Status validate_grid(int side, float extent) {
-  if (side < 2 || side > max_grid_side) return out_of_range("size", "size must be an integer from 2 to " + std::to_string(max_grid_side));
-  if (!(extent > 0 && extent <= max_grid_extent)) return out_of_range("extent", "extent must be a number in (0, 10000]");
+  if (side < 2 || side > max_grid_side)
+    return out_of_range("size", "size must be an integer from 2 to " + std::to_string(max_grid_side));
+  if (!(extent > 0 && extent <= max_grid_extent))
+    return out_of_range("extent", "extent must be a number in (0, 10000]");
   return {};
 }
 
 Status validate_learning_rate(float rate) {
-  if (!(rate > 0 && rate <= max_learning_rate)) return out_of_range("learning_rate", "learning_rate must be a number in (0, 1000000]");
+  if (!(rate > 0 && rate <= max_learning_rate))
+    return out_of_range("learning_rate", "learning_rate must be a number in (0, 1000000]");
   return {};
 }
 
 Status copy_history(const Trainer& t, int from, int count, float* out) {
   const int size = static_cast<int>(t.history().size());
-  if (from < 0 || count < 0 || from > size || count > size - from) return out_of_range("", "history range out of bounds");
+  if (from < 0 || count < 0 || from > size || count > size - from)
+    return out_of_range("", "history range out of bounds");
   for (int i = 0; i < count; ++i) {
     const TrainRecord& r = t.history()[from + i];
-    const float row[train_record_fields] = {static_cast<float>(r.step), r.train_loss, r.test_loss,
-                                            r.train_accuracy, r.test_accuracy, r.grad_norm};
+    const float row[train_record_fields] = {static_cast<float>(r.step), r.train_loss,    r.test_loss,
+                                            r.train_accuracy,           r.test_accuracy, r.grad_norm};
     std::copy(row, row + train_record_fields, out + static_cast<std::size_t>(i) * train_record_fields);
   }
   return {};

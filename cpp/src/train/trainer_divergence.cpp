@@ -60,14 +60,14 @@ void Trainer::fail(int step, bool gradient_blew_up, const char* what, double bad
     m = "the initial loss is " + value + " before any training: the inputs reach |x| = " + number(max_input) +
         "; rescale them to about [-1, 1]";
   } else if (exploded) {
-    m = std::string(what) + " became " + value + " at step " + std::to_string(step) +
-        ": the gradient norm grew from " + number(first_grad_norm_) + " at step 1 to " +
-        number(gradient_blew_up ? bad_value : last_grad_norm_) + ", so the learning rate " + number(lr) +
-        " is too large for this model; try <= " + number(lr / 10);
+    m = std::string(what) + " became " + value + " at step " + std::to_string(step) + ": the gradient norm grew from " +
+        number(first_grad_norm_) + " at step 1 to " + number(gradient_blew_up ? bad_value : last_grad_norm_) +
+        ", so the learning rate " + number(lr) + " is too large for this model; try <= " + number(lr / 10);
   } else {
     m = std::string(what) + " became " + value + " at step " + std::to_string(step) +
-        ": the layer's output overflowed (|output| reached " + number(max_output) + ", weights up to |w| = " +
-        number(max_weight) + ") while the gradient norm stayed near " + number(last_grad_norm_) + "; ";
+        ": the layer's output overflowed (|output| reached " + number(max_output) +
+        ", weights up to |w| = " + number(max_weight) + ") while the gradient norm stayed near " +
+        number(last_grad_norm_) + "; ";
     m += options_.optimizer.kind == OptimizerKind::adam
              ? "Adam moves every weight by up to the learning rate (" + number(lr) + ") per step, and that"
              : "steps of learning rate (" + number(lr) + ") x gradient";

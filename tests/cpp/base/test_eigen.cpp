@@ -75,8 +75,10 @@ TEST(Eigen, GramMatrixOfARankDeficientJacobianHasExactNullDirections) {
       for (int b = 0; b < cols; ++b) gram[a * cols + b] += j[r * cols + a] * j[r * cols + b];
   const SymmetricEigen e = symmetric_eigen(gram.data(), cols);
   for (int i = 0; i < cols; ++i) {
-    if (i < rank) EXPECT_GT(e.values[i] / e.values[0], 1e-6);
-    else EXPECT_LT(std::fabs(e.values[i] / e.values[0]), 1e-13);
+    if (i < rank)
+      EXPECT_GT(e.values[i] / e.values[0], 1e-6);
+    else
+      EXPECT_LT(std::fabs(e.values[i] / e.values[0]), 1e-13);
   }
 }
 

@@ -29,8 +29,8 @@ TEST(List, IntegersAreSignAndDigitsThatFitAnInt) {
   EXPECT_TRUE(parse_int("-2147483648", v));
   EXPECT_EQ(v, INT_MIN);
   v = 7;
-  for (const char* bad : {"", "-", "+", "1x", "x1", "1.5", " 1", "1e3", "2147483648", "-2147483649",
-                          "99999999999999999999"}) {
+  for (const char* bad :
+       {"", "-", "+", "1x", "x1", "1.5", " 1", "1e3", "2147483648", "-2147483649", "99999999999999999999"}) {
     EXPECT_FALSE(parse_int(bad, v)) << "'" << bad << "'";
     EXPECT_EQ(v, 7) << "'" << bad << "' changed the output";
   }

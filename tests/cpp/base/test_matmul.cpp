@@ -118,8 +118,8 @@ TEST(Matmul, BitIdenticalToInOrderFloatLoop) {
   };
   // Crosses every blocking boundary: k blocks (k > 256), m blocks, column blocks (n > 2048;
   // m > 2048 for a narrow output, which is computed transposed) and single rows/columns.
-  const Shape shapes[] = {{5, 7, 9}, {37, 300, 45}, {130, 513, 19}, {3, 5, 2100}, {200, 33, 1},
-                          {300, 20, 2}, {1, 600, 70}, {64, 64, 64}, {9, 1, 300}, {2500, 3, 1}};
+  const Shape shapes[] = {{5, 7, 9},    {37, 300, 45}, {130, 513, 19}, {3, 5, 2100}, {200, 33, 1},
+                          {300, 20, 2}, {1, 600, 70},  {64, 64, 64},   {9, 1, 300},  {2500, 3, 1}};
   std::uint64_t seed = 7;
   for (const Variant& v : kVariants) {
     for (const Shape& s : shapes) {
@@ -155,21 +155,21 @@ TEST(Matmul, OutputBitsAreTheSameEverywhere) {
   const Shape shapes[] = {{37, 300, 45}, {50, 20, 3}};  // the second is computed transposed
   std::uint64_t hash = 1469598103934665603ULL;
   for (const Shape& s : shapes)
-  for (const Variant& v : kVariants) {
-    for (bool accumulate : {false, true}) {
-      gatelab::Pcg32 rng(2024);
-      const int m = s.m, k = s.k, n = s.n;
-      const std::vector<float> a = random_floats(rng, static_cast<long>(m) * k);
-      const std::vector<float> b = random_floats(rng, static_cast<long>(k) * n);
-      std::vector<float> c = random_floats(rng, static_cast<long>(m) * n);
-      v.fast(a.data(), b.data(), c.data(), m, k, n, accumulate);
-      for (float x : c) {
-        std::uint32_t bits;
-        std::memcpy(&bits, &x, sizeof bits);
-        hash = (hash ^ bits) * 1099511628211ULL;
+    for (const Variant& v : kVariants) {
+      for (bool accumulate : {false, true}) {
+        gatelab::Pcg32 rng(2024);
+        const int m = s.m, k = s.k, n = s.n;
+        const std::vector<float> a = random_floats(rng, static_cast<long>(m) * k);
+        const std::vector<float> b = random_floats(rng, static_cast<long>(k) * n);
+        std::vector<float> c = random_floats(rng, static_cast<long>(m) * n);
+        v.fast(a.data(), b.data(), c.data(), m, k, n, accumulate);
+        for (float x : c) {
+          std::uint32_t bits;
+          std::memcpy(&bits, &x, sizeof bits);
+          hash = (hash ^ bits) * 1099511628211ULL;
+        }
       }
     }
-  }
   EXPECT_EQ(hash, 109454985534843141ULL);
 }
 

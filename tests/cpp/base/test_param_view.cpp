@@ -12,7 +12,7 @@ using namespace gatelab;
 
 TEST(ParamView, FlatVectorWalksTheViewsInTheirLayout) {
   std::vector<float> a = {1, 2, 3, 4, 5, 6}, ga = {-1, -2, -3, -4, -5, -6};  // 2 × 3 as stored
-  std::vector<float> b = {10, 20, 30, 40, 50, 60}, gb(6, 0.5f);             // 3 × 2 stored as 2 × 3
+  std::vector<float> b = {10, 20, 30, 40, 50, 60}, gb(6, 0.5f);              // 3 × 2 stored as 2 × 3
   const std::vector<ParamView<float>> views = {{"a", a.data(), ga.data(), 6, 2, 3},
                                                {"b", b.data(), gb.data(), 6, 3, 2, true, true}};
   EXPECT_EQ(stored_index(views[0], 4), 4u);

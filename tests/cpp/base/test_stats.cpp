@@ -11,9 +11,11 @@
 using namespace gatelab;
 
 TEST(Stats, StudentTQuantilesMatchTheTables) {
-  const struct { int df; double t975; } table[] = {{1, 12.706204736}, {2, 4.302652730}, {3, 3.182446305},
-                                                   {4, 2.776445105}, {9, 2.262157163}, {29, 2.045229642},
-                                                   {120, 1.979930405}};
+  const struct {
+    int df;
+    double t975;
+  } table[] = {{1, 12.706204736}, {2, 4.302652730},  {3, 3.182446305},  {4, 2.776445105},
+               {9, 2.262157163},  {29, 2.045229642}, {120, 1.979930405}};
   for (const auto& row : table) {
     EXPECT_NEAR(student_t_quantile(0.975, row.df), row.t975, 1e-8) << "df " << row.df;
     EXPECT_NEAR(student_t_cdf(row.t975, row.df), 0.975, 1e-11) << "df " << row.df;

@@ -41,17 +41,20 @@ TEST(Status, WithinScopesTheFieldAndTheMessage) {
 
 TEST(Status, RenamedGivesCamelCaseFieldsAndListedNames) {
   const NameMap names = {{"activation.beta", "beta"}, {"per_head", "per-head"}};
-  const Status rank = renamed(out_of_range("precond_rank", "precond_rank must be in 0…2 (precond_rank = 3, d = 4)"), names);
+  const Status rank =
+      renamed(out_of_range("precond_rank", "precond_rank must be in 0…2 (precond_rank = 3, d = 4)"), names);
   EXPECT_EQ(rank.field, "precondRank");
   EXPECT_EQ(rank.message, "precondRank must be in 0…2 (precondRank = 3, d = 4)");
-  const Status nested = renamed(out_of_range("data.length_scale", "data: length_scale must be in [0.001, 1000]"), names);
+  const Status nested =
+      renamed(out_of_range("data.length_scale", "data: length_scale must be in [0.001, 1000]"), names);
   EXPECT_EQ(nested.field, "data.lengthScale");
   EXPECT_EQ(nested.message, "data: lengthScale must be in [0.001, 1000]");
   const Status beta = renamed(out_of_range("activation.beta", "activation.beta must be in (0, 50]"), names);
   EXPECT_EQ(beta.field, "beta");
   EXPECT_EQ(beta.message, "beta must be in (0, 50]");
   // A quoted value keeps its spelling unless listed; a listed name inside a longer one is not renamed.
-  const Status value = renamed(invalid_value("diagonal", "diagonal must be 'none', 'per_head' or 'shared' (got 'gelu_tanh')"), names);
+  const Status value =
+      renamed(invalid_value("diagonal", "diagonal must be 'none', 'per_head' or 'shared' (got 'gelu_tanh')"), names);
   EXPECT_EQ(value.message, "diagonal must be 'none', 'per-head' or 'shared' (got 'gelu_tanh')");
   EXPECT_EQ(renamed(invalid_value("", "no per_heads"), names).message, "no perHeads");
   // Every unquoted snake_case word is a field the message names, the call's own or another.

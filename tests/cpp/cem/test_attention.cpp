@@ -15,7 +15,8 @@ using namespace gatelab;
 
 namespace {
 
-CemAttentionConfig make_config(int d, int heads, int steps, CemDiagonal diag, CemPrecond pre, int rank, float eta = 0.3f) {
+CemAttentionConfig make_config(int d, int heads, int steps, CemDiagonal diag, CemPrecond pre, int rank,
+                               float eta = 0.3f) {
   CemAttentionConfig c;
   c.d = d;
   c.heads = heads;
@@ -126,7 +127,7 @@ TEST(CemAttention, OneTiedStepEqualsStandardAttentionWithTiedWeights) {
     ASSERT_EQ(cem.beta(), standard.beta());
     standard.params().wq = cem.params().wq;
     standard.params().wk = cem.params().wk;
-    standard.params().wv = cem.params().wk;                                    // W_V = W_K
+    standard.params().wv = cem.params().wk;                              // W_V = W_K
     standard.params().wo = config.eta * xt::transpose(cem.params().wq);  // W_O = η W_Qᵀ
     const auto h = cemtest::randn<float>(n * d, 13);
     std::vector<float> a(n * d), b(n * d);

@@ -107,7 +107,8 @@ TEST(Tie, ProblemsNameWhatHasNoStandardCounterpart) {
 
 TEST(Tie, StandardMlpOptionsAreCheckedAsACemMlpsThenAsALayers) {
   EXPECT_EQ(validate_standard_mlp(8, 16, {Activation::silu, 1.0f}), "");
-  EXPECT_EQ(validate_standard_mlp(8, 0, {Activation::silu, 1.0f}), cem_validate_gated_mlp(8, 0, {Activation::silu, 1.0f}));
+  EXPECT_EQ(validate_standard_mlp(8, 0, {Activation::silu, 1.0f}),
+            cem_validate_gated_mlp(8, 0, {Activation::silu, 1.0f}));
   EXPECT_EQ(validate_standard_mlp(8, 16, {Activation::swish, 0.0f}),
             cem_validate_gated_mlp(8, 16, {Activation::swish, 0.0f}));
   // Within the CEM caps (d ≤ 1024, hidden ≤ 8192) but beyond a layer's (≤ 4096).

@@ -82,7 +82,8 @@ TEST(CemTransformer, CemBlockAddsOnlyTheUpdateToTheStream) {
   ASSERT_EQ(model.forward(x.data(), n, out.data()), "");
   const auto views = model.parameters();
   auto gain = [&](const char* name) { return find_parameter(views, name)->value; };
-  std::vector<double> h(n * d), nrm(n * d), inv(n), step(n * d), mid(n * d), top(n * d), fin(n * d), want(n * c.d_out, 0.0);
+  std::vector<double> h(n * d), nrm(n * d), inv(n), step(n * d), mid(n * d), top(n * d), fin(n * d),
+      want(n * c.d_out, 0.0);
   const double* w_in = find_parameter(views, "w_in")->value;
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < d; ++k)

@@ -130,7 +130,8 @@ TEST(GpDescent, SuitesListTheGridAndTheDiagonals) {
   EXPECT_EQ(small.size(), (1u + 3 * 2) * 4);
   for (const auto& j : small) {
     if (j.spec.steps > 1 && j.spec.eta == 0.0625f) {
-      EXPECT_TRUE(std::any_of(grid.begin(), grid.end(), [&](const GpDescentJob& g) { return g.name == j.name; })) << j.name;
+      EXPECT_TRUE(std::any_of(grid.begin(), grid.end(), [&](const GpDescentJob& g) { return g.name == j.name; }))
+          << j.name;
     }
   }
   gp_descent_jobs("nope", false, 4, &error);

@@ -57,7 +57,8 @@ TEST(GpSession, PredictionAtTIgnoresYtAndLaterPairs) {
       for (int j = t; j < n; ++j) changed.y[j] += 5.0;
       for (int j = t + 1; j < n; ++j) changed.x[j] = -changed.x[j];
       ASSERT_EQ(session.predict(changed, b.data()), "");
-      EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(double) * (t + 1)), 0) << cem_family_name(family) << " t = " << t;
+      EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(double) * (t + 1)), 0)
+          << cem_family_name(family) << " t = " << t;
     }
   }
 }
@@ -144,7 +145,8 @@ TEST(GpExperiment, AJobIsDeterministicAndItsJsonHasTheFields) {
   EXPECT_EQ(a.curve_steps, (std::vector<int>{3, 6}));
   EXPECT_EQ(a.parameters, GpSession(c.train, c.models[0]).parameter_count());
   const std::string json = gp_experiment_json(c, base, {a}, 1.0, 1);
-  for (const char* key : {"\"settings\"", "\"baselines\"", "\"runs\"", "\"rmseByPosition\"", "\"leak\"", "\"posterior\""}) {
+  for (const char* key :
+       {"\"settings\"", "\"baselines\"", "\"runs\"", "\"rmseByPosition\"", "\"leak\"", "\"posterior\""}) {
     EXPECT_NE(json.find(key), std::string::npos) << key;
   }
   EXPECT_EQ(json.front(), '{');

@@ -132,7 +132,8 @@ TEST(GpTokens, PositionTNeverSeesYt) {
     GpSequence changed = s;
     changed.y[t] += 10.0;
     gp_tokens(c, changed, b.data());
-    EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(float) * (t + 1) * w), 0) << "y_" << t << " leaked into tokens ≤ " << t;
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(float) * (t + 1) * w), 0)
+        << "y_" << t << " leaked into tokens ≤ " << t;
     if (t + 1 < n) EXPECT_NE(a[(t + 1) * w + 4], b[(t + 1) * w + 4]);
   }
 }

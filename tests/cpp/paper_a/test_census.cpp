@@ -25,8 +25,8 @@ TEST_P(Census, MeasuredNullSpaceEqualsThePredictedCount) {
   const Case c = GetParam();
   const LayerConfig config{c.kind, {c.activation, 1.0f}, 4, 3, 3, c.rank, 1};
   const CensusRow row = census_row(config, 0, CensusOptions{}.threshold);
-  EXPECT_EQ(row.measured, row.predicted.count) << row.predicted.explanation << "\nkept_min " << row.kept_min
-                                               << " dropped_max " << row.dropped_max;
+  EXPECT_EQ(row.measured, row.predicted.count)
+      << row.predicted.explanation << "\nkept_min " << row.kept_min << " dropped_max " << row.dropped_max;
   EXPECT_GT(row.gap_decades, 3.0) << "the spectrum must separate null and non-null clearly";
   EXPECT_EQ(row.jacobian_rank + row.measured, static_cast<int>(row.parameters));
   EXPECT_EQ(row.spectrum.size(), row.parameters);
@@ -34,18 +34,19 @@ TEST_P(Census, MeasuredNullSpaceEqualsThePredictedCount) {
   if (row.exchange_applicable) EXPECT_EQ(row.exchange_measured, row.exchange_predicted) << row.exchange_gap;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryKindAndActivation, Census, testing::ValuesIn(testing_support::layer_cases({1, 2})), layer_case_name);
+INSTANTIATE_TEST_SUITE_P(EveryKindAndActivation, Census, testing::ValuesIn(testing_support::layer_cases({1, 2})),
+                         layer_case_name);
 
 TEST(CensusTable, PredictionsFollowTheAlgebra) {
   auto count = [](LayerKind kind, Activation a, int rank) {
     return predicted_symmetries({kind, {a, 1.0f}, 4, 3, 3, rank, 1}).count;
   };
   EXPECT_EQ(count(LayerKind::mlp, Activation::silu, 1), 0);
-  EXPECT_EQ(count(LayerKind::mlp, Activation::relu, 1), 3);       // per-unit positive scaling
-  EXPECT_EQ(count(LayerKind::mlp, Activation::identity, 1), 9);   // GL(3)
-  EXPECT_EQ(count(LayerKind::gated, Activation::silu, 1), 3);     // key–value scaling
-  EXPECT_EQ(count(LayerKind::gated, Activation::relu, 1), 6);     // + query scaling
-  EXPECT_EQ(count(LayerKind::gated, Activation::relu2, 2), 9);    // 1 + r per unit
+  EXPECT_EQ(count(LayerKind::mlp, Activation::relu, 1), 3);        // per-unit positive scaling
+  EXPECT_EQ(count(LayerKind::mlp, Activation::identity, 1), 9);    // GL(3)
+  EXPECT_EQ(count(LayerKind::gated, Activation::silu, 1), 3);      // key–value scaling
+  EXPECT_EQ(count(LayerKind::gated, Activation::relu, 1), 6);      // + query scaling
+  EXPECT_EQ(count(LayerKind::gated, Activation::relu2, 2), 9);     // 1 + r per unit
   EXPECT_EQ(count(LayerKind::symmetric, Activation::silu, 1), 3);  // q → aq, k → k/a
   EXPECT_EQ(count(LayerKind::symmetric, Activation::relu, 1), 6);
   EXPECT_EQ(count(LayerKind::symmetric, Activation::gelu, 2), 18);  // O(2,2): 6 per unit
@@ -84,7 +85,8 @@ TEST(CensusTable, ListsParseIntoTheOptionsAndNameTheirFirstBadEntry) {
   EXPECT_EQ(o.kinds, (std::vector<LayerKind>{LayerKind::gated, LayerKind::mlp}));
   EXPECT_EQ(o.activations, (std::vector<Activation>{Activation::relu, Activation::silu}));
   EXPECT_EQ(o.ranks, (std::vector<int>{2, 1}));
-  EXPECT_EQ(parse_census_lists("gated,attention", "", "1", o), "kinds: 'attention' is not 'mlp', 'symmetric' or 'gated'");
+  EXPECT_EQ(parse_census_lists("gated,attention", "", "1", o),
+            "kinds: 'attention' is not 'mlp', 'symmetric' or 'gated'");
   EXPECT_EQ(parse_census_lists("gated", "relu,swiglu", "1", o), "activations: 'swiglu' is not a catalogue name");
   EXPECT_EQ(parse_census_lists("gated", "", "1,x", o), "ranks: 'x' is not an integer");
   EXPECT_EQ(parse_census_lists("gated", "", "1,2.5", o), "ranks: '2.5' is not an integer");

@@ -41,7 +41,8 @@ TEST(Checks, SymmetryProbesNeedAQFactorAndARowCount) {
             "the 'mlp' kind has no Q factor, so it has no exchange or scaling symmetry to probe");
   EXPECT_EQ(validate_symmetry_probe(gated, 5), "");
   EXPECT_EQ(validate_symmetry_probe(gated, 0), validate_rows(0, gated.max_rows()));
-  EXPECT_EQ(validate_symmetry_probe(gated, gated.max_rows() + 1), validate_rows(gated.max_rows() + 1, gated.max_rows()));
+  EXPECT_EQ(validate_symmetry_probe(gated, gated.max_rows() + 1),
+            validate_rows(gated.max_rows() + 1, gated.max_rows()));
 }
 
 TEST(Checks, CurvesNeedAFiniteIntervalAndAPointCount) {

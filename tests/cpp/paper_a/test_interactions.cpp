@@ -73,7 +73,7 @@ TEST(Interactions, SymmetrisingIsTheExchangeQuotient) {
   const Interactions b = interactions(sym, u.data(), nullptr);
   EXPECT_GT(b.raw_asymmetry, 0.1);
   EXPECT_LT(b.exchange_gap, 1e-15);  // equal up to the order of the double sums
-  EXPECT_FALSE(b.exact);  // σ is not the identity: B_u is the pre-activation view only
+  EXPECT_FALSE(b.exact);             // σ is not the identity: B_u is the pre-activation view only
   // At an input, the symmetric form's matrix is still exchange-invariant; a nonlinear gated
   // layer's is not — the broken symmetry, seen in the effective matrices.
   const std::vector<float> x = normals(rng, 4);

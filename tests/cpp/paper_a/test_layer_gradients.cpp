@@ -98,10 +98,14 @@ TEST_P(LayerGradients, BackwardMatchesCentralDifferences) {
   reference::Params p = reference::params_of(layer);
   std::vector<double> xd(x.begin(), x.end());
   auto at = [&] { return loss(c, p, xd, rows, w); };
-  for (std::size_t i = 0; i < xd.size(); ++i) expect_close(grad_x[i], central_difference(at, xd[i]), "dx " + std::to_string(i));
-  for (std::size_t i = 0; i < p.q.size(); ++i) expect_close(grads.q.data()[i], central_difference(at, p.q[i]), "dQ " + std::to_string(i));
-  for (std::size_t i = 0; i < p.k.size(); ++i) expect_close(grads.k.data()[i], central_difference(at, p.k[i]), "dK " + std::to_string(i));
-  for (std::size_t i = 0; i < p.v.size(); ++i) expect_close(grads.v.data()[i], central_difference(at, p.v[i]), "dV " + std::to_string(i));
+  for (std::size_t i = 0; i < xd.size(); ++i)
+    expect_close(grad_x[i], central_difference(at, xd[i]), "dx " + std::to_string(i));
+  for (std::size_t i = 0; i < p.q.size(); ++i)
+    expect_close(grads.q.data()[i], central_difference(at, p.q[i]), "dQ " + std::to_string(i));
+  for (std::size_t i = 0; i < p.k.size(); ++i)
+    expect_close(grads.k.data()[i], central_difference(at, p.k[i]), "dK " + std::to_string(i));
+  for (std::size_t i = 0; i < p.v.size(); ++i)
+    expect_close(grads.v.data()[i], central_difference(at, p.v[i]), "dV " + std::to_string(i));
 }
 
 // The training pass runs forward, the output gradient and backward chunk by chunk (300 rows
@@ -120,16 +124,17 @@ TEST_P(LayerGradients, TrainPassGivesTheBitsOfForwardAndBackwardOverAllRows) {
   layer.backward(x.data(), rows, w.data(), nullptr, grads);
 
   int chunks = 0, next_row = 0;
-  const bool done = layer.train_pass(x.data(), rows, out_pass.data(), grad_out.data(),
-                                     [&](int start, int count, const float* o, float* g) {
-                                       EXPECT_EQ(start, next_row);
-                                       EXPECT_EQ(o, out_pass.data() + start * c.d_out);
-                                       next_row = start + count;
-                                       ++chunks;
-                                       std::copy_n(w.data() + start * c.d_out, count * c.d_out, g);
-                                       return true;
-                                     },
-                                     grads_pass);
+  const bool done = layer.train_pass(
+      x.data(), rows, out_pass.data(), grad_out.data(),
+      [&](int start, int count, const float* o, float* g) {
+        EXPECT_EQ(start, next_row);
+        EXPECT_EQ(o, out_pass.data() + start * c.d_out);
+        next_row = start + count;
+        ++chunks;
+        std::copy_n(w.data() + start * c.d_out, count * c.d_out, g);
+        return true;
+      },
+      grads_pass);
   EXPECT_TRUE(done);
   EXPECT_EQ(next_row, rows);
   EXPECT_GT(chunks, 1);
@@ -143,8 +148,9 @@ TEST_P(LayerGradients, TrainPassGivesTheBitsOfForwardAndBackwardOverAllRows) {
   EXPECT_TRUE(same_bits(grads.v.data(), grads_pass.v.data(), grads.v.size()));
 
   int calls = 0;
-  EXPECT_FALSE(layer.train_pass(x.data(), rows, out_pass.data(), grad_out.data(),
-                                [&](int, int, const float*, float*) { return ++calls < 2; }, grads_pass));
+  EXPECT_FALSE(layer.train_pass(
+      x.data(), rows, out_pass.data(), grad_out.data(), [&](int, int, const float*, float*) { return ++calls < 2; },
+      grads_pass));
   EXPECT_EQ(calls, 2);
 }
 
@@ -178,8 +184,8 @@ TEST_P(LayerGradients, KeptForwardGivesTheBitsOfForwardAndBackward) {
   EXPECT_TRUE(same_bits(kept.grads().k.data(), plain.grads().k.data(), kept.grads().k.size()));
 }
 
-INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients, testing::ValuesIn(testing_support::layer_cases({1, 2, 3}, {0.5f, 1.0f})),
-                         layer_case_name);
+INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients,
+                         testing::ValuesIn(testing_support::layer_cases({1, 2, 3}, {0.5f, 1.0f})), layer_case_name);
 
 TEST(LayerConfigValidation, RejectsBadSizesWithNamedField) {
   LayerConfig c;

@@ -83,7 +83,8 @@ TEST(Symmetrize, DoubleBackwardMatchesFiniteDifferencesAtEveryLambda) {
       std::vector<double> dx;
       cemtest::LayerUnderTest<double> wrapped{layer};
       // σ comes from the float catalogue even in double: a wider step and a looser bound.
-      ASSERT_NO_FATAL_FAILURE(cemtest::expect_backward_matches_finite_differences(wrapped, x, 5, weights, 1e-3, 3e-3, dx));
+      ASSERT_NO_FATAL_FAILURE(
+          cemtest::expect_backward_matches_finite_differences(wrapped, x, 5, weights, 1e-3, 3e-3, dx));
     }
   }
 }

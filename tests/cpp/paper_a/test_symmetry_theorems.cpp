@@ -64,8 +64,10 @@ TEST(GatedForm, EveryNonlinearActivationBreaksTheExchange) {
     for (int rank : {1, 2}) {
       const Layer layer(make_config(LayerKind::gated, act, rank));
       const double gap = exchange_gap(layer, batch().data(), rows);
-      if (is_linear(act)) EXPECT_LT(gap, 1e-6) << activation_name(act);
-      else EXPECT_GT(gap, 1e-2) << activation_name(act);
+      if (is_linear(act))
+        EXPECT_LT(gap, 1e-6) << activation_name(act);
+      else
+        EXPECT_GT(gap, 1e-2) << activation_name(act);
     }
   }
 }
@@ -155,8 +157,10 @@ TEST(ExchangePlane, IsAntisymmetricAndVanishesExactlyForLinearSigma) {
         largest = std::max(largest, std::fabs(static_cast<double>(plane[i * n + j])));
       }
     }
-    if (is_linear(act)) EXPECT_LT(largest, 1e-6) << activation_name(act);
-    else EXPECT_GT(largest, 0.1) << activation_name(act);
+    if (is_linear(act))
+      EXPECT_LT(largest, 1e-6) << activation_name(act);
+    else
+      EXPECT_GT(largest, 0.1) << activation_name(act);
   }
 }
 

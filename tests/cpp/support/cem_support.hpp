@@ -29,7 +29,8 @@ template <class S>
 void randomize(const std::vector<gatelab::ParamView<S>>& views, std::uint64_t seed, double scale) {
   gatelab::Pcg32 rng(seed, 7u);
   for (const auto& v : views) {
-    const bool is_p = v.name.size() >= 1 && v.name.back() == 'p' && (v.name.size() == 1 || v.name[v.name.size() - 2] == '.');
+    const bool is_p =
+        v.name.size() >= 1 && v.name.back() == 'p' && (v.name.size() == 1 || v.name[v.name.size() - 2] == '.');
     for (std::size_t j = 0; j < v.size; ++j) {
       v.value[j] = static_cast<S>(is_p ? 0.5 + 0.3 * rng.normal_double() : scale * rng.normal_double());
     }
@@ -79,7 +80,8 @@ void expect_param_grads_match(const std::vector<gatelab::ParamView<S>>& views, c
       numeric.push_back((plus - minus) / (2 * eps));
     }
     const double err = rel_error(analytic, numeric, 1e-8);
-    EXPECT_LE(err, tol) << "parameter " << v.name << ": analytic[0] = " << analytic[0] << ", numeric[0] = " << numeric[0];
+    EXPECT_LE(err, tol) << "parameter " << v.name << ": analytic[0] = " << analytic[0]
+                        << ", numeric[0] = " << numeric[0];
   }
 }
 

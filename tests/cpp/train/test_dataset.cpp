@@ -65,9 +65,8 @@ TEST(Dataset, NoiselessTasksHaveTheirPromisedGeometry) {
     const int cell = static_cast<int>(std::floor((x + 1) * 2) + std::floor((y + 1) * 2));
     EXPECT_EQ(label, cell % 2 == 0 ? 1.0f : -1.0f);
   });
-  each_point(make_dataset(options(Task::spiral)), [](float x, float y, float) {
-    EXPECT_LE(std::sqrt(x * x + y * y), 1.0f + 1e-6f);
-  });
+  each_point(make_dataset(options(Task::spiral)),
+             [](float x, float y, float) { EXPECT_LE(std::sqrt(x * x + y * y), 1.0f + 1e-6f); });
   double mean_pos = 0;
   each_point(make_dataset(options(Task::gaussians)), [&](float x, float y, float label) {
     if (label > 0) mean_pos += x + y;

@@ -126,7 +126,7 @@ TEST(Optimizer, AdamwFirstStepMovesEachParameterByTheLearningRateAgainstItsGradi
 TEST(Optimizer, AdamwDecaysOnlyTheViewsMarkedForDecay) {
   std::vector<double> matrix = {1.0, -2.0}, gain = {1.0, 3.0}, zero = {0.0, 0.0};
   std::vector<ParamView<double>> views = {{"w", matrix.data(), zero.data(), 2, 1, 2},
-                                          {"norm", gain.data(), zero.data() , 2, 1, 2, /*decay=*/false}};
+                                          {"norm", gain.data(), zero.data(), 2, 1, 2, /*decay=*/false}};
   OptimizerOptions config;
   config.kind = OptimizerKind::adamw;
   config.learning_rate = 0.1f;

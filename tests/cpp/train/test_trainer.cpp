@@ -173,7 +173,11 @@ TEST(Loss, CrossEntropyIsStableForHugeLogits) {
 }
 
 TEST(Trainer, LowersTheLossForEveryKindOnEveryBuiltinTask) {
-  const struct { LayerKind kind; Activation act; int hidden; } models[] = {
+  const struct {
+    LayerKind kind;
+    Activation act;
+    int hidden;
+  } models[] = {
       {LayerKind::mlp, Activation::relu, 16},
       {LayerKind::symmetric, Activation::relu, 9},
       {LayerKind::gated, Activation::silu, 9},
@@ -248,7 +252,13 @@ std::uint64_t run_hash(const Trainer& t) {
 TEST(Trainer, HundredStepRunsMatchGoldenHashesNativelyAndInWasm) {
   // The same numbers are checked in the native and the wasm build (and by the JS tests in
   // Node): a change here means replay is no longer bit-identical across platforms.
-  struct Golden { LayerKind kind; Activation act; OptimizerKind opt; LossKind loss; std::uint64_t hash; };
+  struct Golden {
+    LayerKind kind;
+    Activation act;
+    OptimizerKind opt;
+    LossKind loss;
+    std::uint64_t hash;
+  };
   const Golden runs[] = {
       {LayerKind::gated, Activation::silu, OptimizerKind::adam, LossKind::cross_entropy, 7711746193370313250ull},
       {LayerKind::mlp, Activation::gelu, OptimizerKind::momentum, LossKind::mse, 5236717361067013256ull},

@@ -127,7 +127,8 @@ TEST(Race, ModelListsParseAsKindColonActivationAndNameTheirFirstBadEntry) {
   models.clear();
   EXPECT_EQ(parse_race_models("gated", 1.0f, models), "models: 'gated' is not 'kind:activation'");
   EXPECT_EQ(parse_race_models("glu:relu", 1.0f, models), "models: 'glu:relu' is not 'kind:activation'");
-  EXPECT_EQ(parse_race_models("gated:swiglu", 1.0f, models), "models must be one of the catalogue names (got 'swiglu')");
+  EXPECT_EQ(parse_race_models("gated:swiglu", 1.0f, models),
+            "models must be one of the catalogue names (got 'swiglu')");
   EXPECT_EQ(parse_race_models("gated:relu", 101.0f, models), "beta must be finite with |beta| <= 100");
   EXPECT_TRUE(models.empty());
   std::string seventeen;

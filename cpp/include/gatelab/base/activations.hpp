@@ -20,9 +20,7 @@
 
 namespace gatelab {
 
-enum class Activation {
-  identity, relu, leaky_relu, relu2, gelu, gelu_tanh, silu, swish, sigmoid, tanh, softplus
-};
+enum class Activation { identity, relu, leaky_relu, relu2, gelu, gelu_tanh, silu, swish, sigmoid, tanh, softplus };
 
 inline constexpr int activation_count = 11;
 inline constexpr float leaky_relu_slope = 0.01f;
@@ -46,8 +44,8 @@ Activation activation_by_index(int i);  // 0 … activation_count-1, catalogue o
 // Degree p with σ(αz) = αᵖσ(z) for all α > 0 and z, if one exists (identity, relu,
 // leaky_relu: 1; relu2: 2); nothing for the others.
 std::optional<int> homogeneity_degree(Activation a);
-bool is_linear(Activation a);                 // σ(z) = c·z for a constant c
-bool has_antiderivative(Activation a);        // Φ with Φ' = σ in closed form (MATH.md B3)
+bool is_linear(Activation a);           // σ(z) = c·z for a constant c
+bool has_antiderivative(Activation a);  // Φ with Φ' = σ in closed form (MATH.md B3)
 
 float activation_value(ActivationSpec s, float z);
 float activation_derivative(ActivationSpec s, float z);

@@ -26,8 +26,7 @@ struct SymmetricEigen {
 
 // a: (n, n) row-major, symmetric (only its symmetric part is used). Precondition:
 // 1 ≤ n ≤ max_eigen_dim and every entry finite.
-SymmetricEigen symmetric_eigen(const double* a, int n, EigenOrder order = EigenOrder::descending,
-                               int max_sweeps = 100);
+SymmetricEigen symmetric_eigen(const double* a, int n, EigenOrder order = EigenOrder::descending, int max_sweeps = 100);
 
 // The eigenvalues alone, in the given order: bit-identical to symmetric_eigen(...).values (the
 // rotations of a do not depend on the eigenvectors), a third less work since no vectors are

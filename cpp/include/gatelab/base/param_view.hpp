@@ -89,12 +89,12 @@ const ParamView<S>* find_parameter(const std::vector<ParamView<S>>& views, std::
 
 // Overwrites the named parameter with size values from data.
 template <class S>
-Status set_parameter(const std::vector<ParamView<S>>& views, std::string_view name, const S* data,
-                          std::size_t size) {
+Status set_parameter(const std::vector<ParamView<S>>& views, std::string_view name, const S* data, std::size_t size) {
   const ParamView<S>* v = find_parameter(views, name);
   if (v == nullptr) return invalid_value("", "no parameter named '" + std::string(name) + "'");
   if (size != v->size || data == nullptr) {
-    return unsupported("", "parameter " + v->name + " needs " + std::to_string(v->size) + " values, got " + std::to_string(size));
+    return unsupported(
+        "", "parameter " + v->name + " needs " + std::to_string(v->size) + " values, got " + std::to_string(size));
   }
   for (std::size_t j = 0; j < size; ++j) v->value[j] = data[j];
   return {};

@@ -13,12 +13,12 @@ namespace gatelab {
 struct SampleSummary {
   int n = 0;
   double mean = 0;
-  double sd = 0;       // sample standard deviation, n − 1 in the denominator (NaN when n < 2)
-  double se = 0;       // sd / √n
-  double ci_low = 0;   // mean ∓ t_{0.975, n−1}·se (NaN when n < 2)
+  double sd = 0;      // sample standard deviation, n − 1 in the denominator (NaN when n < 2)
+  double se = 0;      // sd / √n
+  double ci_low = 0;  // mean ∓ t_{0.975, n−1}·se (NaN when n < 2)
   double ci_high = 0;
-  double t = 0;        // mean / se: the one-sample t statistic against 0
-  double p = 0;        // its two-sided p-value (NaN when n < 2)
+  double t = 0;  // mean / se: the one-sample t statistic against 0
+  double p = 0;  // its two-sided p-value (NaN when n < 2)
 };
 
 // Summary of n ≥ 1 values (summed in index order).

@@ -24,10 +24,10 @@ namespace gatelab {
 
 struct CemAttentionConfig {
   int d = 8;
-  int heads = 2;        // must divide d; head width d_h = d / heads
-  int steps = 1;        // T ≥ 1
-  float eta = 1.0f;     // step size η > 0 (with learn_eta: the start of the learned η)
-  float beta = 0.0f;    // inverse temperature β; 0 means 1/√d_h
+  int heads = 2;      // must divide d; head width d_h = d / heads
+  int steps = 1;      // T ≥ 1
+  float eta = 1.0f;   // step size η > 0 (with learn_eta: the start of the learned η)
+  float beta = 0.0f;  // inverse temperature β; 0 means 1/√d_h
   CemDiagonal diagonal = CemDiagonal::none;
   CemPrecond precond = CemPrecond::none;
   int precond_rank = 0;  // r, 0 ≤ r ≤ min(d, cem_max_rank)
@@ -106,14 +106,14 @@ class CemAttentionT {
  private:
   // One forward's trajectory and the scratch of a step (all row-major, rows = tokens).
   struct Trajectory {
-    std::vector<S> keys;                // heads × (n×d_h): K_k = h W_K^kᵀ, computed once
-    std::vector<S> ys;                  // (T+1) × (n×d): y⁰ = h, …, y^T
-    std::vector<S> q, v;                // n×d_h, one head
-    std::vector<S> alpha;               // n×n, one head
-    std::vector<S> c, yd;               // n×d: α h, Y ⊙ d
-    std::vector<S> shared_scores;       // n×n: (Y ⊙ d) hᵀ, shared diagonal only
-    std::vector<S> alpha_sum, ds_sum;   // n×n: Σ_k α_k, Σ_k dS_k, shared diagonal only
-    std::vector<S> dkeys;               // backward: heads × (n×d_h), dL/dK_k
+    std::vector<S> keys;               // heads × (n×d_h): K_k = h W_K^kᵀ, computed once
+    std::vector<S> ys;                 // (T+1) × (n×d): y⁰ = h, …, y^T
+    std::vector<S> q, v;               // n×d_h, one head
+    std::vector<S> alpha;              // n×n, one head
+    std::vector<S> c, yd;              // n×d: α h, Y ⊙ d
+    std::vector<S> shared_scores;      // n×n: (Y ⊙ d) hᵀ, shared diagonal only
+    std::vector<S> alpha_sum, ds_sum;  // n×n: Σ_k α_k, Σ_k dS_k, shared diagonal only
+    std::vector<S> dkeys;              // backward: heads × (n×d_h), dL/dK_k
   };
   Status check(int n, const void* in, const void* out) const;
   void run_forward(const S* h, int n, Trajectory& tr) const;

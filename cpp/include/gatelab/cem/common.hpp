@@ -22,9 +22,9 @@ namespace gatelab {
 
 // Documented caps: a config or a call beyond them is refused with a message, before
 // anything is allocated.
-inline constexpr int cem_max_d = 1024;          // model width d
-inline constexpr int cem_max_rows = 4096;       // tokens n per call
-inline constexpr int cem_max_steps = 16;        // recursive steps T (docs/MATH.md §B6)
+inline constexpr int cem_max_d = 1024;     // model width d
+inline constexpr int cem_max_rows = 4096;  // tokens n per call
+inline constexpr int cem_max_steps = 16;   // recursive steps T (docs/MATH.md §B6)
 inline constexpr int cem_max_heads = 64;
 inline constexpr int cem_max_hidden = 8192;     // MLP hidden width M
 inline constexpr int cem_max_rank = 64;         // preconditioner rank r

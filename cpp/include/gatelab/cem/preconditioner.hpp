@@ -49,8 +49,8 @@ void cem_precond_apply(CemPrecond kind, const CemPrecondParamsT<S>& params, cons
 // Backward of out = g·P, given dout = dL/d(out) (n×d): writes dg = dout·P (skipped when
 // null) and adds dL/dp, dL/dU, dL/dV to grads.
 template <class S>
-void cem_precond_backward(CemPrecond kind, const CemPrecondParamsT<S>& params, const S* g, const S* dout, int n,
-                          int d, S* dg, CemPrecondParamsT<S>& grads);
+void cem_precond_backward(CemPrecond kind, const CemPrecondParamsT<S>& params, const S* g, const S* dout, int n, int d,
+                          S* dg, CemPrecondParamsT<S>& grads);
 
 // The d×d matrix P, row-major, in double.
 template <class S>
@@ -69,13 +69,13 @@ inline constexpr int cem_max_spectrum_dim = 512;
 // result in out. The spectrum (d eigenvalues of P, ascending) also needs d ≤ cem_max_spectrum_dim.
 template <class S>
 Status cem_precond_min_eigenvalue_checked(const Status& layer_error, CemPrecond kind,
-                                               const CemPrecondParamsT<S>& params, int d, double* out);
+                                          const CemPrecondParamsT<S>& params, int d, double* out);
 template <class S>
-Status cem_precond_dense_checked(const Status& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
-                                      int d, double* out);
+Status cem_precond_dense_checked(const Status& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params, int d,
+                                 double* out);
 template <class S>
-Status cem_precond_spectrum_checked(const Status& layer_error, CemPrecond kind,
-                                         const CemPrecondParamsT<S>& params, int d, double* out);
+Status cem_precond_spectrum_checked(const Status& layer_error, CemPrecond kind, const CemPrecondParamsT<S>& params,
+                                    int d, double* out);
 
 // Sets every gradient in grads to 0 (the layers' zero_grad()).
 template <class S>

@@ -25,8 +25,7 @@ struct CemSlice {
 
 // out: (G, G), row r, column c = ε(origin + u_c·a₀ + v_r·a₁ | context of token i), each point
 // rounded to float before the energy is taken (as a float layer's variable is). h: (n, d).
-Status cem_energy_grid(const CemAttention& layer, const float* h, int n, int i, const CemSlice& slice,
-                            double* out);
+Status cem_energy_grid(const CemAttention& layer, const float* h, int n, int i, const CemSlice& slice, double* out);
 Status cem_energy_grid(const CemMlp& layer, const float* h, int n, int i, const CemSlice& slice, double* out);
 
 }  // namespace gatelab

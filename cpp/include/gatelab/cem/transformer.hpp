@@ -37,7 +37,7 @@ struct CemTransformerConfig {
   int d_out = 1;
   int layers = 2;
   int heads = 2;
-  int hidden = 32;  // M of either MLP
+  int hidden = 32;                                    // M of either MLP
   ActivationSpec activation{Activation::silu, 1.0f};  // φ of the CEM MLP, σ of the paper-A MLP
   float beta = 0.0f;                                  // attention β, 0 = 1/√d_h (both families)
   // Standard family only: the paper-A layer in the MLP slot (kind, rank r, symmetrize λ).
@@ -146,7 +146,7 @@ class CemTransformerT {
   int cached_n_ = 0;  // rows of the last forward (0: none), its tokens per sequence and sequences
   int cached_tokens_ = 0, cached_sequences_ = 1;
   std::vector<S> x_, acts_, inv_rms_;
-  std::vector<std::int32_t> tokens_;  // the input of forward_tokens (then x_ is empty)
+  std::vector<std::int32_t> tokens_;     // the input of forward_tokens (then x_ is empty)
   std::vector<S> dh_, da_, dmid_, tmp_;  // backward's scratch, kept between calls
 };
 

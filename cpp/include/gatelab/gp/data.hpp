@@ -37,11 +37,11 @@ std::optional<GpInputs> parse_gp_inputs(std::string_view name);
 Status parse_gp_inputs(std::string_view name, GpInputs& out);  // the same as a status naming "inputs"
 
 struct GpDataConfig {
-  int dx = 1;                  // input dimension
-  int length = 32;             // pairs per sequence n
-  double length_scale = 0.4;   // ℓ
-  double signal_var = 1.0;     // s²
-  double noise_std = 0.1;      // σ
+  int dx = 1;                 // input dimension
+  int length = 32;            // pairs per sequence n
+  double length_scale = 0.4;  // ℓ
+  double signal_var = 1.0;    // s²
+  double noise_std = 0.1;     // σ
   GpInputs inputs = GpInputs::uniform;
 };
 // ok when valid, else a status naming the field.

@@ -30,25 +30,25 @@ Status gp_validate_steps_per_call(int steps);
 struct GpModelSpec {
   std::string label = "cem T=1";
   CemFamily family = CemFamily::cem;
-  int steps = 1;      // T of the attention, and of the MLP unless mlp_steps says (cem only)
+  int steps = 1;  // T of the attention, and of the MLP unless mlp_steps says (cem only)
   CemDiagonal diagonal = CemDiagonal::shared;
   CemPrecond precond = CemPrecond::none;
   int precond_rank = 0;
-  int mlp_steps = 0;  // > 0: the MLP's own T
-  float eta = 0.0f;   // > 0: this model's η of both layers; 0: GpTrainConfig::eta
+  int mlp_steps = 0;       // > 0: the MLP's own T
+  float eta = 0.0f;        // > 0: this model's η of both layers; 0: GpTrainConfig::eta
   bool learn_eta = false;  // each CEM layer learns η = softplus(θ), starting at that η (§B14)
 };
 
 struct GpTrainConfig {
   GpDataConfig data;
   int d = 32, layers = 2, heads = 4, hidden = 64;
-  float eta = 1.0f;   // CEM step size of attention and MLP
-  int batch = 16;     // sequences per AdamW step
+  float eta = 1.0f;  // CEM step size of attention and MLP
+  int batch = 16;    // sequences per AdamW step
   float lr = 3e-3f;
   float weight_decay = 0.0f;
   float clip_norm = 1.0f;
-  int warmup = 100;       // linear warm-up steps
-  int decay_steps = 0;    // > 0: lr decays linearly to 10 % at this step (then stays); 0: constant
+  int warmup = 100;        // linear warm-up steps
+  int decay_steps = 0;     // > 0: lr decays linearly to 10 % at this step (then stays); 0: constant
   std::uint64_t seed = 1;  // model init and training stream
 };
 

@@ -29,17 +29,17 @@
 namespace gatelab {
 
 inline constexpr std::size_t max_census_parameters = 256;  // Jacobi on P × P
-inline constexpr int max_census_rows = 256;                 // rows of the table
+inline constexpr int max_census_rows = 256;                // rows of the table
 
 struct CensusOptions {
   std::vector<LayerKind> kinds{LayerKind::mlp, LayerKind::symmetric, LayerKind::gated};
   std::vector<Activation> activations;  // empty: the whole catalogue
   std::vector<int> ranks{1};            // mlp rows ignore the rank (one row per activation)
   int d_in = 4, hidden = 3, d_out = 3;
-  float beta = 1.0f;                    // swish
+  float beta = 1.0f;  // swish
   std::uint64_t seed = 1;
-  int inputs = 0;                       // 0: automatic, ⌈8P / d_out⌉ + 16 (see census_inputs)
-  double threshold = 1e-12;             // eigenvalues of JᵀJ below threshold · λmax count as null
+  int inputs = 0;            // 0: automatic, ⌈8P / d_out⌉ + 16 (see census_inputs)
+  double threshold = 1e-12;  // eigenvalues of JᵀJ below threshold · λmax count as null
 };
 
 struct SymmetryPrediction {
@@ -52,16 +52,16 @@ struct CensusRow {
   std::size_t parameters = 0;
   int inputs = 0;
   int jacobian_rank = 0;
-  int measured = 0;        // parameters − rank(J)
+  int measured = 0;  // parameters − rank(J)
   SymmetryPrediction predicted;
-  double kept_min = 0;     // smallest eigenvalue counted as non-null, relative to λmax
-  double dropped_max = 0;  // largest eigenvalue counted as null, relative to λmax (0 if none)
-  double gap_decades = 0;  // log10(kept_min / dropped_max); +inf when nothing was dropped
+  double kept_min = 0;               // smallest eigenvalue counted as non-null, relative to λmax
+  double dropped_max = 0;            // largest eigenvalue counted as null, relative to λmax (0 if none)
+  double gap_decades = 0;            // log10(kept_min / dropped_max); +inf when nothing was dropped
   bool exchange_applicable = false;  // false for mlp (no Q)
   bool exchange_predicted = false;
-  bool exchange_measured = false;    // exchange gap below 1e-5
+  bool exchange_measured = false;  // exchange gap below 1e-5
   double exchange_gap = 0;
-  std::vector<double> spectrum;      // eigenvalues of JᵀJ / λmax, descending
+  std::vector<double> spectrum;  // eigenvalues of JᵀJ / λmax, descending
 };
 
 // The count the algebra predicts for a layer (see the table above).
@@ -73,7 +73,7 @@ Status validate(const CensusOptions& options);
 // kinds and ranks replace out's, activations are appended to out's. "" or a message naming
 // the list and its first bad entry.
 Status parse_census_lists(std::string_view kinds, std::string_view activations, std::string_view ranks,
-                               CensusOptions& out);
+                          CensusOptions& out);
 // Inputs used when CensusOptions::inputs is 0: relu-family units see only part of the
 // input space, so each needs many inputs in its active region for J to reach full rank.
 int census_inputs(std::size_t parameters, int d_out);

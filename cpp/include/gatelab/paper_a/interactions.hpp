@@ -33,8 +33,8 @@ struct Interactions {
   double exchange_gap = 0;               // ‖matrix − exchanged_matrix‖_F / ‖matrix‖_F
   bool exact = false;                    // x matrix xᵀ = u·f(x) (for every x, or at the given x)
   // At a given x only (0 without one): the read-out the matrix explains and the layer's own.
-  double quadratic = 0;                  // x matrix xᵀ in double
-  double output = 0;                     // u·f(x), f(x) the layer's float forward, summed in double
+  double quadratic = 0;  // x matrix xᵀ in double
+  double output = 0;     // u·f(x), f(x) the layer's float forward, summed in double
 };
 
 // ok when the layer has a Q factor and d_in ≤ max_interaction_dim.

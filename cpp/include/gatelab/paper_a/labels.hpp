@@ -10,7 +10,7 @@
 namespace gatelab {
 
 inline constexpr int layer_kind_count = 3;
-LayerKind layer_kind_by_index(int i);  // catalogue order: mlp, symmetric, gated
+LayerKind layer_kind_by_index(int i);          // catalogue order: mlp, symmetric, gated
 const char* layer_kind_label(LayerKind kind);  // "MLP", "symmetric", "gated"
 
 // The gated layer's name for σ: Bilinear (identity), ReGLU, GEGLU, GEGLU (tanh), SwiGLU, GLU

@@ -44,9 +44,9 @@ std::optional<LayerKind> parse_layer_kind(std::string_view name);
 Status parse_layer_kind(std::string_view name, std::string_view field, LayerKind& out);
 
 // Documented caps: requests beyond them are refused before anything is allocated.
-inline constexpr int max_layer_dim = 4096;                     // d_in, hidden, d_out
-inline constexpr std::size_t max_layer_params = 1u << 24;      // 16 M floats = 64 MB
-inline constexpr std::size_t max_batch_floats = 1u << 24;      // largest per-call tensor
+inline constexpr int max_layer_dim = 4096;                 // d_in, hidden, d_out
+inline constexpr std::size_t max_layer_params = 1u << 24;  // 16 M floats = 64 MB
+inline constexpr std::size_t max_batch_floats = 1u << 24;  // largest per-call tensor
 inline constexpr float max_swish_beta = 100.0f;
 
 struct LayerConfig {

@@ -20,7 +20,7 @@
 
 namespace gatelab {
 
-inline constexpr int max_rank_approx_dim = 64;      // d_in (one Jacobi of d × d per unit and order)
+inline constexpr int max_rank_approx_dim = 64;  // d_in (one Jacobi of d × d per unit and order)
 inline constexpr int max_rank_approx_inputs = 4096;
 
 struct RankApproxOptions {
@@ -37,13 +37,13 @@ enum class RankTruncation {
 
 struct RankApproxRow {
   int rank = 0;
-  double error = 0;                // best: ‖f_r(X) − f(X)‖_F / ‖f(X)‖_F
-  double energy = 0;               // best: Σ kept λ² / Σ λ² over all units = 1 − Σ‖S − S_r‖_F² / Σ‖S‖_F²
-  double one_per_pair_error = 0;   // the same two numbers for the one-eigenvalue-per-pair truncation
+  double error = 0;   // best: ‖f_r(X) − f(X)‖_F / ‖f(X)‖_F
+  double energy = 0;  // best: Σ kept λ² / Σ λ² over all units = 1 − Σ‖S − S_r‖_F² / Σ‖S‖_F²
+  double one_per_pair_error = 0;  // the same two numbers for the one-eigenvalue-per-pair truncation
   double one_per_pair_energy = 0;
-  bool exact = false;              // rank ≥ r*: the best truncation reproduces every S_j
-  std::size_t parameters = 0;      // m(2rd + d_out)
-  double flops = 0;                // per token: 2(2mrd + mr + m·d_out) + m (one per activation)
+  bool exact = false;          // rank ≥ r*: the best truncation reproduces every S_j
+  std::size_t parameters = 0;  // m(2rd + d_out)
+  double flops = 0;            // per token: 2(2mrd + mr + m·d_out) + m (one per activation)
 };
 
 Status validate(const RankApproxOptions& options);

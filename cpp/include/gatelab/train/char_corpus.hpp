@@ -37,8 +37,7 @@ struct CharCorpus {
 inline constexpr std::size_t min_corpus_chars = 1000;
 // ok when fine: 0 ≤ dev_fraction, 0 < validation_fraction, dev + validation < 0.5, and a text
 // of at least min_corpus_chars characters.
-Status make_char_corpus(std::string_view text, double dev_fraction, double validation_fraction,
-                             CharCorpus& out);
+Status make_char_corpus(std::string_view text, double dev_fraction, double validation_fraction, CharCorpus& out);
 
 // Start offsets of `limit` evenly spaced non-overlapping windows of `context` + 1 characters
 // in a split (starts ⌊iW/U⌋·C; all W windows when limit is 0 or ≥ W). The same set at every

@@ -34,9 +34,9 @@ inline constexpr int max_teacher_hidden = 256;
 
 struct DatasetOptions {
   Task task = Task::circle;
-  int count = 200;               // total points, train + test
-  float noise = 0.1f;            // std of Gaussian jitter added to the inputs (gaussians: extra spread)
-  float train_fraction = 0.5f;   // both splits get at least one point
+  int count = 200;              // total points, train + test
+  float noise = 0.1f;           // std of Gaussian jitter added to the inputs (gaussians: extra spread)
+  float train_fraction = 0.5f;  // both splits get at least one point
   std::uint64_t seed = 0;
   // teacher: a random layer (d_in = 2 + constant feature, d_out = 1) labels sign(f(x) − median).
   LayerKind teacher_kind = LayerKind::gated;

@@ -37,7 +37,7 @@ struct LmConfig {
   int warmup = 100;
   int decay_steps = 0;  // > 0: linear decay to 10 % at this step (§T4)
   std::uint64_t data_seed = 1;
-  bool gauge_fix = false;    // §A13 after every step (standard family, gauge-fixable MLP kinds)
+  bool gauge_fix = false;     // §A13 after every step (standard family, gauge-fixable MLP kinds)
   float mlp_init_rms = 0.0f;  // > 0: scale each block's MLP V so its output RMS at init is this (§A20)
 };
 
@@ -46,8 +46,7 @@ struct LmConfig {
 int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget);
 
 // The names of a session's MLP slot and optimizer into config ("" or which name is unknown).
-Status parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer,
-                           LmConfig& config);
+Status parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer, LmConfig& config);
 
 // The transformer a session builds (vocabulary-wide input and output).
 CemTransformerConfig lm_model_config(const LmConfig& config, const CharCorpus& corpus);
@@ -55,10 +54,10 @@ Status validate(const LmConfig& config, const CharCorpus& corpus);
 
 // Per block, on a set of windows (§A12). NaN where a quantity does not apply to the kind.
 struct LmBlockDiagnostics {
-  double antisymmetric_share = 0;  // gated: ‖(1 − λ)A‖ / ‖S + (1 − λ)A‖
-  double exchange_gap = 0;         // symmetric, gated (§A16)
-  double qk_balance = 0;           // mean over units of Σ_t ‖q_jt‖² − ‖k_jt‖²
-  double qk_drift = 0;             // qk_balance now minus at the start of training
+  double antisymmetric_share = 0;                       // gated: ‖(1 − λ)A‖ / ‖S + (1 − λ)A‖
+  double exchange_gap = 0;                              // symmetric, gated (§A16)
+  double qk_balance = 0;                                // mean over units of Σ_t ‖q_jt‖² − ‖k_jt‖²
+  double qk_drift = 0;                                  // qk_balance now minus at the start of training
   double preactivation_quantiles[5] = {0, 0, 0, 0, 0};  // of σ's argument: 5, 25, 50, 75, 95 %
 };
 

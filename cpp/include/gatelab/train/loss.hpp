@@ -46,7 +46,6 @@ Status mse_loss(const S* pred, const S* target, std::size_t count, double* loss,
 // Mean over n rows of −log softmax(logits_i)[targets_i]; logits (n, classes); grad (n, classes,
 // may be null) = (softmax − one_hot)/n. Targets must lie in 0…classes−1.
 template <class S>
-Status cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, int classes, double* loss,
-                                   S* grad);
+Status cross_entropy_loss(const S* logits, const std::int32_t* targets, int n, int classes, double* loss, S* grad);
 
 }  // namespace gatelab

@@ -37,8 +37,8 @@ inline constexpr float max_learning_rate = 1e6f;
 struct OptimizerOptions {
   OptimizerKind kind = OptimizerKind::adam;
   float learning_rate = 0.01f;
-  float momentum = 0.9f;   // momentum
-  float beta1 = 0.9f;      // adam, adamw
+  float momentum = 0.9f;  // momentum
+  float beta1 = 0.9f;     // adam, adamw
   float beta2 = 0.999f;
   float epsilon = 1e-8f;
   float weight_decay = 0.0f;  // adamw: decoupled, θ ← θ − η·wd·θ on views with decay
@@ -52,8 +52,8 @@ Status validate(const OptimizerOptions& options);
 // Everything an optimizer remembers between steps, over the flat parameter vector.
 template <class S>
 struct OptimizerStateT {
-  std::vector<S> first;   // momentum velocity or Adam's m
-  std::vector<S> second;  // Adam's v
+  std::vector<S> first;      // momentum velocity or Adam's m
+  std::vector<S> second;     // Adam's v
   double beta1_power = 1.0;  // β1ᵗ, β2ᵗ for the bias correction
   double beta2_power = 1.0;
   long long steps = 0;

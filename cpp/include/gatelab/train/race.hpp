@@ -34,7 +34,7 @@ struct RaceModel {
 
 enum class WidthRule { budget, shazeer };
 std::optional<WidthRule> parse_width_rule(std::string_view name);  // "budget", "shazeer"
-Status parse_width_rule(std::string_view name, WidthRule& out);   // the same as a status naming "width_rule"
+Status parse_width_rule(std::string_view name, WidthRule& out);    // the same as a status naming "width_rule"
 
 // Models as comma-separated "kind:activation" items ("mlp:relu,gated:silu"), each activation
 // with parameter beta (parse_activation_spec), appended to out (at most max_race_models in
@@ -42,15 +42,15 @@ Status parse_width_rule(std::string_view name, WidthRule& out);   // the same as
 Status parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out);
 
 struct RaceOptions {
-  DatasetOptions data;          // data.seed + seed index gives each seed its own sample
+  DatasetOptions data;               // data.seed + seed index gives each seed its own sample
   std::optional<Dataset> user_data;  // when set, every seed trains on these points instead
-  TrainerOptions trainer;       // layer.kind/activation/hidden are set per model; layer.seed is the base seed
+  TrainerOptions trainer;            // layer.kind/activation/hidden are set per model; layer.seed is the base seed
   std::vector<RaceModel> models;
   int steps = 1000;
   int seeds = 3;
   WidthRule width_rule = WidthRule::budget;
-  int budget = 128;             // parameters per model (budget rule)
-  int mlp_hidden = 32;          // the MLP width (shazeer rule)
+  int budget = 128;     // parameters per model (budget rule)
+  int mlp_hidden = 32;  // the MLP width (shazeer rule)
 };
 
 // "mlp(relu)", "symmetric(relu)", "ReGLU", "SwiGLU", "GEGLU", "GLU", "Bilinear", or "gated(<activation>)".
@@ -76,8 +76,8 @@ struct RaceResult {
   std::string label;
   int hidden = 0;
   std::size_t parameters = 0;
-  int diverged = 0;             // runs (of seeds) that diverged
-  std::string first_divergence; // the first such run's message
+  int diverged = 0;              // runs (of seeds) that diverged
+  std::string first_divergence;  // the first such run's message
   RaceCurves curves;
   // Final values per seed, for tables: [metric][seed].
   std::vector<float> final_values[race_metrics];

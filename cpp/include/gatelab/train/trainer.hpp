@@ -24,19 +24,19 @@
 namespace gatelab {
 
 // Documented caps.
-inline constexpr int max_trainer_units = 1024;               // hidden · rank
+inline constexpr int max_trainer_units = 1024;  // hidden · rank
 inline constexpr int max_steps_per_call = 100000;
 inline constexpr std::size_t max_trainer_history = 1u << 20;  // records kept
 inline constexpr int max_grid_side = 512;
 inline constexpr float max_grid_extent = 1e4f;
 
 struct TrainerOptions {
-  LayerConfig layer;          // d_in and d_out are set by the trainer (2 or 3, and 1)
-  bool bias_feature = true;   // append a constant 1 to every input
+  LayerConfig layer;         // d_in and d_out are set by the trainer (2 or 3, and 1)
+  bool bias_feature = true;  // append a constant 1 to every input
   LossKind loss = LossKind::cross_entropy;
   OptimizerOptions optimizer;
-  int batch_size = 32;        // 0 or ≥ train points = full batch
-  int eval_every = 1;         // record the curves every this many steps
+  int batch_size = 32;  // 0 or ≥ train points = full batch
+  int eval_every = 1;   // record the curves every this many steps
 };
 
 struct TrainRecord {
