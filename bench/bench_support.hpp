@@ -24,13 +24,16 @@ inline double now_seconds() {
 // benchmark's); where no CPU clock exists (a browser) it is the wall clock.
 inline double cpu_seconds() {
 #if defined(__EMSCRIPTEN__)
+  // JavaScript inside the macro: clang-format would split its !== into != =.
+  // clang-format off
   return EM_ASM_DOUBLE({
-    if (typeof process != = 'undefined' && process.cpuUsage) {
+    if (typeof process !== 'undefined' && process.cpuUsage) {
       const u = process.cpuUsage();
       return (u.user + u.system) / 1e6;
     }
     return performance.now() / 1e3;
   });
+  // clang-format on
 #else
   timespec t{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
