@@ -174,56 +174,36 @@ constexpr const char* kNames[activation_count] = {"identity", "relu",  "leaky_re
 
 void activation_forward(ActivationSpec s, const float* z, float* out, std::size_t n) {
   switch (s.kind) {
-    case Activation::identity:
-      return run(IdentityValue{}, z, out, n);
-    case Activation::relu:
-      return run(ReluValue{}, z, out, n);
-    case Activation::leaky_relu:
-      return run(LeakyReluValue{}, z, out, n);
-    case Activation::relu2:
-      return run(Relu2Value{}, z, out, n);
-    case Activation::gelu:
-      return run(GeluValue{}, z, out, n);
-    case Activation::gelu_tanh:
-      return run(GeluTanhValue{}, z, out, n);
-    case Activation::silu:
-      return run(SiluValue{}, z, out, n);
+    case Activation::identity: return run(IdentityValue{}, z, out, n);
+    case Activation::relu: return run(ReluValue{}, z, out, n);
+    case Activation::leaky_relu: return run(LeakyReluValue{}, z, out, n);
+    case Activation::relu2: return run(Relu2Value{}, z, out, n);
+    case Activation::gelu: return run(GeluValue{}, z, out, n);
+    case Activation::gelu_tanh: return run(GeluTanhValue{}, z, out, n);
+    case Activation::silu: return run(SiluValue{}, z, out, n);
     case Activation::swish:  // β = 1 is silu, bit for bit
       return s.beta == 1.0f ? run(SiluValue{}, z, out, n) : run(SwishValue{s.beta, swish_bound(s.beta)}, z, out, n);
-    case Activation::sigmoid:
-      return run(SigmoidValue{}, z, out, n);
-    case Activation::tanh:
-      return run(TanhValue{}, z, out, n);
-    case Activation::softplus:
-      return run(SoftplusValue{}, z, out, n);
+    case Activation::sigmoid: return run(SigmoidValue{}, z, out, n);
+    case Activation::tanh: return run(TanhValue{}, z, out, n);
+    case Activation::softplus: return run(SoftplusValue{}, z, out, n);
   }
 }
 
 void activation_backward(ActivationSpec s, const float* z, float* out, std::size_t n) {
   switch (s.kind) {
-    case Activation::identity:
-      return run(IdentityDerivative{}, z, out, n);
-    case Activation::relu:
-      return run(ReluDerivative{}, z, out, n);
-    case Activation::leaky_relu:
-      return run(LeakyReluDerivative{}, z, out, n);
-    case Activation::relu2:
-      return run(Relu2Derivative{}, z, out, n);
-    case Activation::gelu:
-      return run(GeluDerivative{}, z, out, n);
-    case Activation::gelu_tanh:
-      return run(GeluTanhDerivative{}, z, out, n);
-    case Activation::silu:
-      return run(SiluDerivative{}, z, out, n);
+    case Activation::identity: return run(IdentityDerivative{}, z, out, n);
+    case Activation::relu: return run(ReluDerivative{}, z, out, n);
+    case Activation::leaky_relu: return run(LeakyReluDerivative{}, z, out, n);
+    case Activation::relu2: return run(Relu2Derivative{}, z, out, n);
+    case Activation::gelu: return run(GeluDerivative{}, z, out, n);
+    case Activation::gelu_tanh: return run(GeluTanhDerivative{}, z, out, n);
+    case Activation::silu: return run(SiluDerivative{}, z, out, n);
     case Activation::swish:
       return s.beta == 1.0f ? run(SiluDerivative{}, z, out, n)
                             : run(SwishDerivative{s.beta, swish_bound(s.beta)}, z, out, n);
-    case Activation::sigmoid:
-      return run(SigmoidDerivative{}, z, out, n);
-    case Activation::softplus:
-      return run(SigmoidValue{}, z, out, n);  // softplus' = σ
-    case Activation::tanh:
-      return run(TanhDerivative{}, z, out, n);
+    case Activation::sigmoid: return run(SigmoidDerivative{}, z, out, n);
+    case Activation::softplus: return run(SigmoidValue{}, z, out, n);  // softplus' = σ
+    case Activation::tanh: return run(TanhDerivative{}, z, out, n);
   }
 }
 
@@ -239,56 +219,36 @@ GATELAB_LANE float run_one(Kernel kernel, float z) {
 
 float activation_value(ActivationSpec s, float z) {
   switch (s.kind) {
-    case Activation::identity:
-      return run_one(IdentityValue{}, z);
-    case Activation::relu:
-      return run_one(ReluValue{}, z);
-    case Activation::leaky_relu:
-      return run_one(LeakyReluValue{}, z);
-    case Activation::relu2:
-      return run_one(Relu2Value{}, z);
-    case Activation::gelu:
-      return run_one(GeluValue{}, z);
-    case Activation::gelu_tanh:
-      return run_one(GeluTanhValue{}, z);
-    case Activation::silu:
-      return run_one(SiluValue{}, z);
+    case Activation::identity: return run_one(IdentityValue{}, z);
+    case Activation::relu: return run_one(ReluValue{}, z);
+    case Activation::leaky_relu: return run_one(LeakyReluValue{}, z);
+    case Activation::relu2: return run_one(Relu2Value{}, z);
+    case Activation::gelu: return run_one(GeluValue{}, z);
+    case Activation::gelu_tanh: return run_one(GeluTanhValue{}, z);
+    case Activation::silu: return run_one(SiluValue{}, z);
     case Activation::swish:
       return s.beta == 1.0f ? run_one(SiluValue{}, z) : run_one(SwishValue{s.beta, swish_bound(s.beta)}, z);
-    case Activation::sigmoid:
-      return run_one(SigmoidValue{}, z);
-    case Activation::tanh:
-      return run_one(TanhValue{}, z);
-    case Activation::softplus:
-      return run_one(SoftplusValue{}, z);
+    case Activation::sigmoid: return run_one(SigmoidValue{}, z);
+    case Activation::tanh: return run_one(TanhValue{}, z);
+    case Activation::softplus: return run_one(SoftplusValue{}, z);
   }
   return 0.0f;
 }
 
 float activation_derivative(ActivationSpec s, float z) {
   switch (s.kind) {
-    case Activation::identity:
-      return run_one(IdentityDerivative{}, z);
-    case Activation::relu:
-      return run_one(ReluDerivative{}, z);
-    case Activation::leaky_relu:
-      return run_one(LeakyReluDerivative{}, z);
-    case Activation::relu2:
-      return run_one(Relu2Derivative{}, z);
-    case Activation::gelu:
-      return run_one(GeluDerivative{}, z);
-    case Activation::gelu_tanh:
-      return run_one(GeluTanhDerivative{}, z);
-    case Activation::silu:
-      return run_one(SiluDerivative{}, z);
+    case Activation::identity: return run_one(IdentityDerivative{}, z);
+    case Activation::relu: return run_one(ReluDerivative{}, z);
+    case Activation::leaky_relu: return run_one(LeakyReluDerivative{}, z);
+    case Activation::relu2: return run_one(Relu2Derivative{}, z);
+    case Activation::gelu: return run_one(GeluDerivative{}, z);
+    case Activation::gelu_tanh: return run_one(GeluTanhDerivative{}, z);
+    case Activation::silu: return run_one(SiluDerivative{}, z);
     case Activation::swish:
       return s.beta == 1.0f ? run_one(SiluDerivative{}, z) : run_one(SwishDerivative{s.beta, swish_bound(s.beta)}, z);
-    case Activation::sigmoid:
-      return run_one(SigmoidDerivative{}, z);
-    case Activation::softplus:
-      return run_one(SigmoidValue{}, z);
-    case Activation::tanh:
-      return run_one(TanhDerivative{}, z);
+    case Activation::sigmoid: return run_one(SigmoidDerivative{}, z);
+    case Activation::softplus: return run_one(SigmoidValue{}, z);
+    case Activation::tanh: return run_one(TanhDerivative{}, z);
   }
   return 0.0f;
 }
@@ -335,12 +295,9 @@ std::optional<int> homogeneity_degree(Activation a) {
   switch (a) {
     case Activation::identity:
     case Activation::relu:
-    case Activation::leaky_relu:
-      return 1;
-    case Activation::relu2:
-      return 2;
-    default:
-      return std::nullopt;
+    case Activation::leaky_relu: return 1;
+    case Activation::relu2: return 2;
+    default: return std::nullopt;
   }
 }
 
@@ -400,30 +357,20 @@ double gelu_antiderivative(double z) {
 double activation_antiderivative(ActivationSpec s, double z) {
   const double slope = leaky_relu_slope;
   switch (s.kind) {
-    case Activation::identity:
-      return 0.5 * z * z;
-    case Activation::relu:
-      return z > 0 ? 0.5 * z * z : 0.0;
-    case Activation::leaky_relu:
-      return z > 0 ? 0.5 * z * z : 0.5 * slope * z * z;
-    case Activation::relu2:
-      return z > 0 ? z * z * z / 3.0 : 0.0;
-    case Activation::gelu:
-      return gelu_antiderivative(z);
-    case Activation::silu:
-      return silu_antiderivative(z);
+    case Activation::identity: return 0.5 * z * z;
+    case Activation::relu: return z > 0 ? 0.5 * z * z : 0.0;
+    case Activation::leaky_relu: return z > 0 ? 0.5 * z * z : 0.5 * slope * z * z;
+    case Activation::relu2: return z > 0 ? z * z * z / 3.0 : 0.0;
+    case Activation::gelu: return gelu_antiderivative(z);
+    case Activation::silu: return silu_antiderivative(z);
     case Activation::swish: {  // ∫ t·σ(βt) dt = Φ_silu(βz)/β²
       const double beta = s.beta;
       return beta == 0.0 ? 0.25 * z * z : silu_antiderivative(beta * z) / (beta * beta);
     }
-    case Activation::sigmoid:
-      return sigmoid_antiderivative(z);
-    case Activation::tanh:
-      return tanh_antiderivative(z);
-    case Activation::softplus:
-      return softplus_antiderivative(z);
-    case Activation::gelu_tanh:
-      break;  // no closed form
+    case Activation::sigmoid: return sigmoid_antiderivative(z);
+    case Activation::tanh: return tanh_antiderivative(z);
+    case Activation::softplus: return softplus_antiderivative(z);
+    case Activation::gelu_tanh: break;  // no closed form
   }
   return std::numeric_limits<double>::quiet_NaN();
 }

@@ -168,30 +168,19 @@ void direct_rows(View a, const float* bp, long ldb, const Out& c, int m, int k, 
   }
   if (c.cs == 1 && k <= 4) {
     switch (k) {
-      case 1:
-        return small_k_rows<1>(a, bp, ldb, tail, c, m, n, load_c);
-      case 2:
-        return small_k_rows<2>(a, bp, ldb, tail, c, m, n, load_c);
-      case 3:
-        return small_k_rows<3>(a, bp, ldb, tail, c, m, n, load_c);
-      default:
-        return small_k_rows<4>(a, bp, ldb, tail, c, m, n, load_c);
+      case 1: return small_k_rows<1>(a, bp, ldb, tail, c, m, n, load_c);
+      case 2: return small_k_rows<2>(a, bp, ldb, tail, c, m, n, load_c);
+      case 3: return small_k_rows<3>(a, bp, ldb, tail, c, m, n, load_c);
+      default: return small_k_rows<4>(a, bp, ldb, tail, c, m, n, load_c);
     }
   }
   int i = 0;
   for (; i + 4 <= m; i += 4) direct_rows_block<4>(a, bp, ldb, tail, c, i, k, n, load_c);
   switch (m - i) {
-    case 3:
-      direct_rows_block<3>(a, bp, ldb, tail, c, i, k, n, load_c);
-      break;
-    case 2:
-      direct_rows_block<2>(a, bp, ldb, tail, c, i, k, n, load_c);
-      break;
-    case 1:
-      direct_rows_block<1>(a, bp, ldb, tail, c, i, k, n, load_c);
-      break;
-    default:
-      break;
+    case 3: direct_rows_block<3>(a, bp, ldb, tail, c, i, k, n, load_c); break;
+    case 2: direct_rows_block<2>(a, bp, ldb, tail, c, i, k, n, load_c); break;
+    case 1: direct_rows_block<1>(a, bp, ldb, tail, c, i, k, n, load_c); break;
+    default: break;
   }
 }
 

@@ -7,22 +7,14 @@ namespace gatelab {
 
 const char* error_code_name(ErrorCode code) {
   switch (code) {
-    case ErrorCode::ok:
-      return "ok";
-    case ErrorCode::invalid_type:
-      return "invalid-type";
-    case ErrorCode::invalid_value:
-      return "invalid-value";
-    case ErrorCode::out_of_range:
-      return "out-of-range";
-    case ErrorCode::unsupported:
-      return "unsupported";
-    case ErrorCode::not_finite:
-      return "not-finite";
-    case ErrorCode::invalid_state:
-      return "invalid-state";
-    case ErrorCode::disposed:
-      return "disposed";
+    case ErrorCode::ok: return "ok";
+    case ErrorCode::invalid_type: return "invalid-type";
+    case ErrorCode::invalid_value: return "invalid-value";
+    case ErrorCode::out_of_range: return "out-of-range";
+    case ErrorCode::unsupported: return "unsupported";
+    case ErrorCode::not_finite: return "not-finite";
+    case ErrorCode::invalid_state: return "invalid-state";
+    case ErrorCode::disposed: return "disposed";
   }
   return "invalid-value";
 }

@@ -8,24 +8,18 @@ namespace gatelab {
 
 const char* cem_diagonal_name(CemDiagonal v) {
   switch (v) {
-    case CemDiagonal::none:
-      return "none";
-    case CemDiagonal::per_head:
-      return "per_head";
-    case CemDiagonal::shared:
-      return "shared";
+    case CemDiagonal::none: return "none";
+    case CemDiagonal::per_head: return "per_head";
+    case CemDiagonal::shared: return "shared";
   }
   return "none";
 }
 
 const char* cem_precond_name(CemPrecond v) {
   switch (v) {
-    case CemPrecond::none:
-      return "none";
-    case CemPrecond::paper:
-      return "paper";
-    case CemPrecond::psd:
-      return "psd";
+    case CemPrecond::none: return "none";
+    case CemPrecond::paper: return "paper";
+    case CemPrecond::psd: return "psd";
   }
   return "none";
 }

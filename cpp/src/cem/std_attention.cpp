@@ -37,20 +37,11 @@ void ensure(std::vector<S>& buffer, std::size_t n) {
 template <class S>
 inline void copy_row(const S* src, int dh, S* dst) {
   switch (dh) {
-    case 4:
-      std::memcpy(dst, src, 4 * sizeof(S));
-      return;
-    case 8:
-      std::memcpy(dst, src, 8 * sizeof(S));
-      return;
-    case 16:
-      std::memcpy(dst, src, 16 * sizeof(S));
-      return;
-    case 32:
-      std::memcpy(dst, src, 32 * sizeof(S));
-      return;
-    default:
-      std::copy_n(src, dh, dst);
+    case 4: std::memcpy(dst, src, 4 * sizeof(S)); return;
+    case 8: std::memcpy(dst, src, 8 * sizeof(S)); return;
+    case 16: std::memcpy(dst, src, 16 * sizeof(S)); return;
+    case 32: std::memcpy(dst, src, 32 * sizeof(S)); return;
+    default: std::copy_n(src, dh, dst);
   }
 }
 

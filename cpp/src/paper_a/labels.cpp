@@ -12,32 +12,22 @@ LayerKind layer_kind_by_index(int i) {
 
 const char* layer_kind_label(LayerKind kind) {
   switch (kind) {
-    case LayerKind::mlp:
-      return "MLP";
-    case LayerKind::symmetric:
-      return "symmetric";
-    case LayerKind::gated:
-      return "gated";
+    case LayerKind::mlp: return "MLP";
+    case LayerKind::symmetric: return "symmetric";
+    case LayerKind::gated: return "gated";
   }
   return "?";
 }
 
 const char* gated_variant_name(Activation a) {
   switch (a) {
-    case Activation::identity:
-      return "Bilinear";
-    case Activation::relu:
-      return "ReGLU";
-    case Activation::gelu:
-      return "GEGLU";
-    case Activation::gelu_tanh:
-      return "GEGLU (tanh)";
-    case Activation::silu:
-      return "SwiGLU";
-    case Activation::sigmoid:
-      return "GLU";
-    default:
-      return nullptr;
+    case Activation::identity: return "Bilinear";
+    case Activation::relu: return "ReGLU";
+    case Activation::gelu: return "GEGLU";
+    case Activation::gelu_tanh: return "GEGLU (tanh)";
+    case Activation::silu: return "SwiGLU";
+    case Activation::sigmoid: return "GLU";
+    default: return nullptr;
   }
 }
 

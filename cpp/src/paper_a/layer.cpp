@@ -36,12 +36,9 @@ void fill_normal(Pcg32& rng, S* data, std::size_t n, float scale) {
 
 const char* layer_kind_name(LayerKind kind) {
   switch (kind) {
-    case LayerKind::mlp:
-      return "mlp";
-    case LayerKind::symmetric:
-      return "symmetric";
-    case LayerKind::gated:
-      return "gated";
+    case LayerKind::mlp: return "mlp";
+    case LayerKind::symmetric: return "symmetric";
+    case LayerKind::gated: return "gated";
   }
   return "?";
 }

@@ -22,12 +22,9 @@ CharVocab char_vocab(std::string_view text) {
 
 const char* corpus_split_name(CorpusSplit split) {
   switch (split) {
-    case CorpusSplit::train:
-      return "train";
-    case CorpusSplit::dev:
-      return "dev";
-    case CorpusSplit::validation:
-      return "validation";
+    case CorpusSplit::train: return "train";
+    case CorpusSplit::dev: return "dev";
+    case CorpusSplit::validation: return "validation";
   }
   return "?";
 }

@@ -153,20 +153,13 @@ Status fraction_error(float fraction) {
 
 const char* task_name(Task task) {
   switch (task) {
-    case Task::circle:
-      return "circle";
-    case Task::xor_task:
-      return "xor";
-    case Task::gaussians:
-      return "gaussians";
-    case Task::spiral:
-      return "spiral";
-    case Task::checkerboard:
-      return "checkerboard";
-    case Task::teacher:
-      return "teacher";
-    case Task::user:
-      return "user";
+    case Task::circle: return "circle";
+    case Task::xor_task: return "xor";
+    case Task::gaussians: return "gaussians";
+    case Task::spiral: return "spiral";
+    case Task::checkerboard: return "checkerboard";
+    case Task::teacher: return "teacher";
+    case Task::user: return "user";
   }
   return "?";
 }
@@ -216,26 +209,13 @@ Dataset make_dataset(const DatasetOptions& o) {
   p.x.reserve(static_cast<std::size_t>(o.count) * 2);
   p.y.reserve(o.count);
   switch (o.task) {
-    case Task::circle:
-      circle(rng, o.count, p);
-      break;
-    case Task::xor_task:
-      xor_points(rng, o.count, p);
-      break;
-    case Task::gaussians:
-      gaussians(rng, o.count, p);
-      break;
-    case Task::spiral:
-      spiral(o.count, p);
-      break;
-    case Task::checkerboard:
-      checkerboard(rng, o.count, p);
-      break;
-    case Task::teacher:
-      teacher(rng, o.count, o, p);
-      break;
-    case Task::user:
-      break;
+    case Task::circle: circle(rng, o.count, p); break;
+    case Task::xor_task: xor_points(rng, o.count, p); break;
+    case Task::gaussians: gaussians(rng, o.count, p); break;
+    case Task::spiral: spiral(o.count, p); break;
+    case Task::checkerboard: checkerboard(rng, o.count, p); break;
+    case Task::teacher: teacher(rng, o.count, o, p); break;
+    case Task::user: break;
   }
   for (float& v : p.x) v += o.noise * rng.normal();  // jitter after labelling: noisy boundaries
   return split(p, o.count, o.train_fraction, rng);

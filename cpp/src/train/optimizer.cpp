@@ -9,14 +9,10 @@ namespace gatelab {
 
 const char* optimizer_name(OptimizerKind kind) {
   switch (kind) {
-    case OptimizerKind::sgd:
-      return "sgd";
-    case OptimizerKind::momentum:
-      return "momentum";
-    case OptimizerKind::adam:
-      return "adam";
-    case OptimizerKind::adamw:
-      return "adamw";
+    case OptimizerKind::sgd: return "sgd";
+    case OptimizerKind::momentum: return "momentum";
+    case OptimizerKind::adam: return "adam";
+    case OptimizerKind::adamw: return "adamw";
   }
   return "?";
 }

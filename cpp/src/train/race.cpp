@@ -20,14 +20,10 @@ int parameters_per_unit(const RaceOptions& o, const RaceModel& m) {
 
 float metric(const TrainRecord& r, int i) {
   switch (i) {
-    case 0:
-      return r.train_loss;
-    case 1:
-      return r.test_loss;
-    case 2:
-      return r.train_accuracy;
-    default:
-      return r.test_accuracy;
+    case 0: return r.train_loss;
+    case 1: return r.test_loss;
+    case 2: return r.train_accuracy;
+    default: return r.test_accuracy;
   }
 }
 
@@ -87,20 +83,13 @@ std::string race_label(const RaceModel& m) {
   const std::string act = activation_name(m.activation.kind);
   if (m.kind != LayerKind::gated) return std::string(layer_kind_name(m.kind)) + "(" + act + ")";
   switch (m.activation.kind) {
-    case Activation::identity:
-      return "Bilinear";
-    case Activation::relu:
-      return "ReGLU";
-    case Activation::gelu:
-      return "GEGLU";
-    case Activation::gelu_tanh:
-      return "GEGLU(tanh)";
-    case Activation::silu:
-      return "SwiGLU";
-    case Activation::sigmoid:
-      return "GLU";
-    default:
-      return "gated(" + act + ")";
+    case Activation::identity: return "Bilinear";
+    case Activation::relu: return "ReGLU";
+    case Activation::gelu: return "GEGLU";
+    case Activation::gelu_tanh: return "GEGLU(tanh)";
+    case Activation::silu: return "SwiGLU";
+    case Activation::sigmoid: return "GLU";
+    default: return "gated(" + act + ")";
   }
 }
 

@@ -32,28 +32,17 @@ struct Ref {
 Ref ref_value(ActivationSpec s, double z) {
   const double gt = 2 * std::sqrt(2 / kPi) * (z + 0.044715 * z * z * z);  // 1 + tanh u = 2σ(2u)
   switch (s.kind) {
-    case Activation::identity:
-      return {z};
-    case Activation::relu:
-      return {z > 0 ? z : 0};
-    case Activation::leaky_relu:
-      return {z > 0 ? z : kSlope * z};
-    case Activation::relu2:
-      return {z > 0 ? z * z : 0};
-    case Activation::gelu:
-      return {z * 0.5 * std::erfc(-z / std::sqrt(2.0))};
-    case Activation::gelu_tanh:
-      return {z * sig(gt)};
-    case Activation::silu:
-      return {z * sig(z)};
-    case Activation::swish:
-      return {z * sig(double(s.beta) * z)};
-    case Activation::sigmoid:
-      return {sig(z)};
-    case Activation::tanh:
-      return {std::tanh(z)};
-    case Activation::softplus:
-      return {z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z))};
+    case Activation::identity: return {z};
+    case Activation::relu: return {z > 0 ? z : 0};
+    case Activation::leaky_relu: return {z > 0 ? z : kSlope * z};
+    case Activation::relu2: return {z > 0 ? z * z : 0};
+    case Activation::gelu: return {z * 0.5 * std::erfc(-z / std::sqrt(2.0))};
+    case Activation::gelu_tanh: return {z * sig(gt)};
+    case Activation::silu: return {z * sig(z)};
+    case Activation::swish: return {z * sig(double(s.beta) * z)};
+    case Activation::sigmoid: return {sig(z)};
+    case Activation::tanh: return {std::tanh(z)};
+    case Activation::softplus: return {z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z))};
   }
   return {NAN};
 }
@@ -61,14 +50,10 @@ Ref ref_value(ActivationSpec s, double z) {
 Ref ref_derivative(ActivationSpec s, double z) {
   const double b = s.kind == Activation::swish ? s.beta : 1.0;
   switch (s.kind) {
-    case Activation::identity:
-      return {1};
-    case Activation::relu:
-      return {z > 0 ? 1.0 : 0.0};
-    case Activation::leaky_relu:
-      return {z > 0 ? 1.0 : kSlope};
-    case Activation::relu2:
-      return {z > 0 ? 2 * z : 0};
+    case Activation::identity: return {1};
+    case Activation::relu: return {z > 0 ? 1.0 : 0.0};
+    case Activation::leaky_relu: return {z > 0 ? 1.0 : kSlope};
+    case Activation::relu2: return {z > 0 ? 2 * z : 0};
     case Activation::gelu: {
       const double cdf = 0.5 * std::erfc(-z / std::sqrt(2.0)), pdf = std::exp(-0.5 * z * z) / std::sqrt(2 * kPi);
       return {cdf + z * pdf, cdf + std::fabs(z * pdf)};
@@ -84,10 +69,8 @@ Ref ref_derivative(ActivationSpec s, double z) {
       return {sig(b * z) + second, sig(b * z) + std::fabs(second)};
     }
     case Activation::sigmoid:
-    case Activation::softplus:
-      return {s.kind == Activation::sigmoid ? sig(z) * sig(-z) : sig(z)};
-    case Activation::tanh:
-      return {1 / (std::cosh(z) * std::cosh(z))};
+    case Activation::softplus: return {s.kind == Activation::sigmoid ? sig(z) * sig(-z) : sig(z)};
+    case Activation::tanh: return {1 / (std::cosh(z) * std::cosh(z))};
   }
   return {NAN};
 }
@@ -199,14 +182,10 @@ double softplus_ref(double z) { return z > 0 ? z + std::log1p(std::exp(-z)) : st
 double antiderivative_reference(ActivationSpec s, double z) {
   const double pi2_12 = kPi * kPi / 12;
   switch (s.kind) {
-    case Activation::identity:
-      return 0.5 * z * z;
-    case Activation::relu:
-      return z > 0 ? 0.5 * z * z : 0;
-    case Activation::leaky_relu:
-      return z > 0 ? 0.5 * z * z : 0.5 * kSlope * z * z;
-    case Activation::relu2:
-      return z > 0 ? z * z * z / 3 : 0;
+    case Activation::identity: return 0.5 * z * z;
+    case Activation::relu: return z > 0 ? 0.5 * z * z : 0;
+    case Activation::leaky_relu: return z > 0 ? 0.5 * z * z : 0.5 * kSlope * z * z;
+    case Activation::relu2: return z > 0 ? z * z * z / 3 : 0;
     case Activation::gelu: {
       const double cdf = 0.5 * std::erfc(-z / std::sqrt(2.0)), pdf = std::exp(-0.5 * z * z) / std::sqrt(2 * kPi);
       return 0.5 * ((z * z - 1) * cdf + z * pdf) + 0.25;
@@ -214,17 +193,13 @@ double antiderivative_reference(ActivationSpec s, double z) {
     case Activation::silu:  // for z > 0 after Li₂(−eᶻ) = −π²/6 − z²/2 − Li₂(−e⁻ᶻ)
       if (z > 0) return 0.5 * z * z + z * std::log1p(std::exp(-z)) - li2_reference(-std::exp(-z)) - pi2_12;
       return z * softplus_ref(z) + li2_reference(-std::exp(z)) + pi2_12;
-    case Activation::swish:
-      return antiderivative_reference({Activation::silu}, s.beta * z) / (double(s.beta) * s.beta);
-    case Activation::sigmoid:
-      return softplus_ref(z) - std::log(2.0);
-    case Activation::tanh:
-      return std::log(std::cosh(z));
+    case Activation::swish: return antiderivative_reference({Activation::silu}, s.beta * z) / (double(s.beta) * s.beta);
+    case Activation::sigmoid: return softplus_ref(z) - std::log(2.0);
+    case Activation::tanh: return std::log(std::cosh(z));
     case Activation::softplus:
       if (z > 0) return 0.5 * z * z + pi2_12 + li2_reference(-std::exp(-z));
       return -li2_reference(-std::exp(z)) - pi2_12;
-    case Activation::gelu_tanh:
-      break;
+    case Activation::gelu_tanh: break;
   }
   return NAN;
 }

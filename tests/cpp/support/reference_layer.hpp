@@ -16,28 +16,17 @@ inline double activation(gatelab::Activation a, double z, double beta = 1.0) {
   using gatelab::Activation;
   const double pi = 3.14159265358979323846;
   switch (a) {
-    case Activation::identity:
-      return z;
-    case Activation::relu:
-      return z > 0 ? z : 0;
-    case Activation::leaky_relu:
-      return z > 0 ? z : 0.01 * z;
-    case Activation::relu2:
-      return z > 0 ? z * z : 0;
-    case Activation::gelu:
-      return 0.5 * z * std::erfc(-z / std::sqrt(2.0));
-    case Activation::gelu_tanh:
-      return 0.5 * z * (1 + std::tanh(std::sqrt(2 / pi) * (z + 0.044715 * z * z * z)));
-    case Activation::silu:
-      return z / (1 + std::exp(-z));
-    case Activation::swish:
-      return z / (1 + std::exp(-beta * z));
-    case Activation::sigmoid:
-      return 1 / (1 + std::exp(-z));
-    case Activation::tanh:
-      return std::tanh(z);
-    case Activation::softplus:
-      return z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
+    case Activation::identity: return z;
+    case Activation::relu: return z > 0 ? z : 0;
+    case Activation::leaky_relu: return z > 0 ? z : 0.01 * z;
+    case Activation::relu2: return z > 0 ? z * z : 0;
+    case Activation::gelu: return 0.5 * z * std::erfc(-z / std::sqrt(2.0));
+    case Activation::gelu_tanh: return 0.5 * z * (1 + std::tanh(std::sqrt(2 / pi) * (z + 0.044715 * z * z * z)));
+    case Activation::silu: return z / (1 + std::exp(-z));
+    case Activation::swish: return z / (1 + std::exp(-beta * z));
+    case Activation::sigmoid: return 1 / (1 + std::exp(-z));
+    case Activation::tanh: return std::tanh(z);
+    case Activation::softplus: return z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
   }
   return 0;
 }
