@@ -238,3 +238,23 @@ TEST(CemAttention, RejectsBadConfigsAndCallsWithMessages) {
   EXPECT_TRUE(parse_cem_diagonal("shared").has_value());
   EXPECT_FALSE(parse_cem_precond("bogus").has_value());
 }
+
+TEST(CemAttention, OptionNamesParseAsStatusesNamingTheOption) {
+  // The JS API's 'per-head' and the core's 'per_head' are one diagonal.
+  for (const char* name : {"per-head", "per_head"}) {
+    CemDiagonal d = CemDiagonal::none;
+    ASSERT_TRUE(parse_cem_diagonal(name, d).ok()) << name;
+    EXPECT_EQ(d, CemDiagonal::per_head);
+  }
+  CemDiagonal d = CemDiagonal::shared;
+  const Status bad = parse_cem_diagonal("diag", d);
+  EXPECT_EQ(bad.code, ErrorCode::invalid_value);
+  EXPECT_EQ(bad.field, "diagonal");
+  EXPECT_EQ(bad, "diagonal must be 'none', 'per_head' or 'shared' (got 'diag')");
+  EXPECT_EQ(d, CemDiagonal::shared) << "a refused name leaves the value as it was";
+  CemPrecond p = CemPrecond::none;
+  EXPECT_EQ(parse_cem_precond("spd", p).field, "precond");
+  CemFamily f = CemFamily::cem;
+  EXPECT_TRUE(parse_cem_family("standard", f).ok());
+  EXPECT_EQ(f, CemFamily::standard);
+}

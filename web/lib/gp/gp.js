@@ -19,8 +19,6 @@ const CHOICES = { inputs: ['uniform', 'normal'], family: ['cem', 'standard'], di
   precond: ['none', 'paper', 'psd'] };
 // 'per-head' is the spelling of the whole API; lab.gp also takes the older 'per_head'.
 const DIAGONAL_ALIASES = { per_head: 'per-head' };
-// The GP binding parses the CEM core's own spelling, 'per_head': the one translation, here.
-const CORE_DIAGONAL = { 'per-head': 'per_head' };
 const OPTIONS = { argument: 'options', prefix: 'options', fields: Object.keys(GP_DEFAULTS) };
 
 /** Every field of GP_DEFAULTS, type-checked (ranges are the core's to check). */
@@ -40,9 +38,8 @@ function fullOptions(options) {
 
 /** The options as the binding takes them, validated by the core (GateLabError naming the option). */
 function forCore(m, o) {
-  const c = { ...o, diagonal: CORE_DIAGONAL[o.diagonal] ?? o.diagonal };
-  throwCoreError(m.gpValidate(c), OPTIONS);
-  return c;
+  throwCoreError(m.gpValidate(o), OPTIONS);  // the core takes 'per-head' as the API spells it
+  return o;
 }
 
 export function installGp(core) {
