@@ -41,28 +41,28 @@ EMSCRIPTEN_BINDINGS(gatelab_base) {
       .field("code", &status_code, &set_code)
       .field("field", &status_field, &set_field)
       .field("message", &status_message, &set_message);
-  function("version", +[] { return std::string(GATELAB_VERSION); });
-  constants({{"maxLayerDim", max_layer_dim}, {"maxLayerParams", max_layer_params},
-             {"maxBatchFloats", max_batch_floats}, {"maxSwishBeta", max_swish_beta},
-             {"activationCount", activation_count}});
-  function("activationName", +[](int i) { return std::string(activation_name(activation_by_index(i))); });
-  function("activationDegree", +[](int i) { return homogeneity_degree(activation_by_index(i)).value_or(-1); });
-  function("activationLinear", +[](int i) { return is_linear(activation_by_index(i)); });
-  function("activationLabel", +[](int i) { return std::string(activation_label(activation_by_index(i))); });
-  function("activationShortLabel", +[](int i) { return std::string(activation_short_label(activation_by_index(i))); });
-  function("gatedVariantName", +[](int i) {  // "" when the gated layer with this σ has no name of its own
+  function("_version", +[] { return std::string(GATELAB_VERSION); });
+  constants({{"_maxLayerDim", max_layer_dim}, {"_maxLayerParams", max_layer_params},
+             {"_maxBatchFloats", max_batch_floats}, {"_maxSwishBeta", max_swish_beta},
+             {"_activationCount", activation_count}});
+  function("_activationName", +[](int i) { return std::string(activation_name(activation_by_index(i))); });
+  function("_activationDegree", +[](int i) { return homogeneity_degree(activation_by_index(i)).value_or(-1); });
+  function("_activationLinear", +[](int i) { return is_linear(activation_by_index(i)); });
+  function("_activationLabel", +[](int i) { return std::string(activation_label(activation_by_index(i))); });
+  function("_activationShortLabel", +[](int i) { return std::string(activation_short_label(activation_by_index(i))); });
+  function("_gatedVariantName", +[](int i) {  // "" when the gated layer with this σ has no name of its own
     const char* name = gated_variant_name(activation_by_index(i));
     return std::string(name ? name : "");
   });
-  constants({{"layerKindCount", layer_kind_count}});
-  function("layerKindName", +[](int i) { return std::string(layer_kind_name(layer_kind_by_index(i))); });
-  function("layerKindLabel", +[](int i) { return std::string(layer_kind_label(layer_kind_by_index(i))); });
-  function("layerLabel", +[](int kind, int activation, int rank, float symmetrize) {
+  constants({{"_layerKindCount", layer_kind_count}});
+  function("_layerKindName", +[](int i) { return std::string(layer_kind_name(layer_kind_by_index(i))); });
+  function("_layerKindLabel", +[](int i) { return std::string(layer_kind_label(layer_kind_by_index(i))); });
+  function("_layerLabel", +[](int kind, int activation, int rank, float symmetrize) {
     return layer_label(layer_kind_by_index(kind), activation_by_index(activation), rank, symmetrize);
   });
-  function("statsSummary", +[](const val& v) { return summary_of(summarize(doubles(v))); });
-  function("statsPaired", +[](const val& a, const val& b) { return summary_of(summarize_paired(doubles(a), doubles(b))); });
-  function("statsHolm", +[](const val& p) { return val::array(holm_adjust(doubles(p))); });
-  function("statsTQuantile", &student_t_quantile);
+  function("_statsSummary", +[](const val& v) { return summary_of(summarize(doubles(v))); });
+  function("_statsPaired", +[](const val& a, const val& b) { return summary_of(summarize_paired(doubles(a), doubles(b))); });
+  function("_statsHolm", +[](const val& p) { return val::array(holm_adjust(doubles(p))); });
+  function("_statsTQuantile", &student_t_quantile);
 }
 // clang-format on

@@ -152,30 +152,30 @@ class_<L> cem_methods(const char* name) {
 // Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
 // clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_cem) {
-  constants({{"cemMaxD", cem_max_d}, {"cemMaxRows", cem_max_rows}, {"cemMaxSteps", cem_max_steps},
-             {"cemMaxHeads", cem_max_heads}, {"cemMaxHidden", cem_max_hidden}, {"cemMaxRank", cem_max_rank},
-             {"cemMaxEta", cem_max_eta}, {"cemMaxBeta", cem_max_beta}, {"cemMaxGrid", cem_max_grid},
-             {"cemMaxTensorFloats", cem_max_tensor_floats}, {"cemMaxSpectrumDim", cem_max_spectrum_dim}});
+  constants({{"_cemMaxD", cem_max_d}, {"_cemMaxRows", cem_max_rows}, {"_cemMaxSteps", cem_max_steps},
+             {"_cemMaxHeads", cem_max_heads}, {"_cemMaxHidden", cem_max_hidden}, {"_cemMaxRank", cem_max_rank},
+             {"_cemMaxEta", cem_max_eta}, {"_cemMaxBeta", cem_max_beta}, {"_cemMaxGrid", cem_max_grid},
+             {"_cemMaxTensorFloats", cem_max_tensor_floats}, {"_cemMaxSpectrumDim", cem_max_spectrum_dim}});
 
   cem_methods<CemAttention>("CemAttention").function("beta", &CemAttention::beta);
   cem_methods<CemMlp>("CemMlp");
   common_methods<CemStdAttention>("CemStdAttention").function("beta", &CemStdAttention::beta);
   common_methods<CemGatedMlp>("CemGatedMlp");
 
-  function("validateCemAttentionOptions", &validate_options<CemAttentionConfig, to_config>);
-  function("validateCemMlpOptions", &validate_options<CemMlpConfig, to_config>);
-  function("validateCemStdAttentionOptions", &validate_options<CemStdAttentionConfig, to_config>);
-  function("validateCemGatedMlpOptions", &validate_options<CemGatedMlpConfig, to_config>);
-  function("createCemAttention", &create<CemAttention, CemAttentionConfig, to_config>, allow_raw_pointers());
-  function("createCemMlp", &create<CemMlp, CemMlpConfig, to_config>, allow_raw_pointers());
-  function("createCemStdAttention", &create<CemStdAttention, CemStdAttentionConfig, to_config>, allow_raw_pointers());
-  function("createCemGatedMlp", &create<CemGatedMlp, CemGatedMlpConfig, to_config>, allow_raw_pointers());
-  function("cemAttentionTieProblem", &attention_tie_problem);
-  function("cemMlpTieProblem", &mlp_tie_problem);
-  function("cemStandardFromTied", +[](const CemAttention& a) {
+  function("_validateCemAttentionOptions", &validate_options<CemAttentionConfig, to_config>);
+  function("_validateCemMlpOptions", &validate_options<CemMlpConfig, to_config>);
+  function("_validateCemStdAttentionOptions", &validate_options<CemStdAttentionConfig, to_config>);
+  function("_validateCemGatedMlpOptions", &validate_options<CemGatedMlpConfig, to_config>);
+  function("_createCemAttention", &create<CemAttention, CemAttentionConfig, to_config>, allow_raw_pointers());
+  function("_createCemMlp", &create<CemMlp, CemMlpConfig, to_config>, allow_raw_pointers());
+  function("_createCemStdAttention", &create<CemStdAttention, CemStdAttentionConfig, to_config>, allow_raw_pointers());
+  function("_createCemGatedMlp", &create<CemGatedMlp, CemGatedMlpConfig, to_config>, allow_raw_pointers());
+  function("_cemAttentionTieProblem", &attention_tie_problem);
+  function("_cemMlpTieProblem", &mlp_tie_problem);
+  function("_cemStandardFromTied", +[](const CemAttention& a) {
     return attention_tie_problem(a).ok() ? new CemStdAttention(standard_from_tied(a)) : nullptr;
   }, allow_raw_pointers());
-  function("cemGatedFromTied", +[](const CemMlp& m) {
+  function("_cemGatedFromTied", +[](const CemMlp& m) {
     return mlp_tie_problem(m).ok() ? new CemGatedMlp(gated_from_tied(m)) : nullptr;
   }, allow_raw_pointers());
 }

@@ -9,6 +9,8 @@
 //    these calls check again what C++ relies on;
 //  - an options object is a JS object (val) whose every field web/lib/ fills in, read by a
 //    to_config(options, config) that returns ok or the first problem.
+//  - every module-level name (functions, constants) starts with `_` (`_createLayer`): the raw
+//    module is web/lib's private core, and the public API (lab.createLayer) owns the plain names.
 #pragma once
 
 #include <emscripten/bind.h>

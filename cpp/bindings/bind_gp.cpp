@@ -138,13 +138,13 @@ Status step_sizes(GpSession& s, Ptr out) { return s.step_sizes(f32(out)); }
 // Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
 // clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_gp) {
-  constants({{"gpMaxStepsPerCall", gp_max_steps_per_call}, {"gpMaxSampleCount", gp_max_sample_count},
-             {"gpMaxLength", gp_max_length}, {"gpMaxDx", gp_max_dx}});
-  function("gpValidate", &validate_options<SessionConfig, to_config>);
-  function("gpSample", &sample);
-  function("gpPosterior", &posterior);
-  function("gpPosteriorAt", &posterior_at);
-  function("gpCreateSession", &create_session, allow_raw_pointers());
+  constants({{"_gpMaxStepsPerCall", gp_max_steps_per_call}, {"_gpMaxSampleCount", gp_max_sample_count},
+             {"_gpMaxLength", gp_max_length}, {"_gpMaxDx", gp_max_dx}});
+  function("_gpValidate", &validate_options<SessionConfig, to_config>);
+  function("_gpSample", &sample);
+  function("_gpPosterior", &posterior);
+  function("_gpPosteriorAt", &posterior_at);
+  function("_gpCreateSession", &create_session, allow_raw_pointers());
   class_<GpSession>("GpSession")
       .function("train", +[](GpSession& s, int n) {
         const Status e = gp_validate_steps_per_call(n);

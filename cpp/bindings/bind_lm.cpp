@@ -79,13 +79,13 @@ EMSCRIPTEN_BINDINGS(gatelab_lm) {
         const CorpusBaselines b = corpus_baselines(*c.corpus);
         return object_of("uniform", b.uniform, "unigram", b.unigram);
       });
-  function("lmValidateSession", &validate_session);
-  function("lmCreateSession", &create_session, allow_raw_pointers());
-  function("lmHiddenForBudget", +[](const std::string& kind, int rank, int d, int budget) {
+  function("_lmValidateSession", &validate_session);
+  function("_lmCreateSession", &create_session, allow_raw_pointers());
+  function("_lmHiddenForBudget", +[](const std::string& kind, int rank, int d, int budget) {
     return lm_mlp_hidden(parse_layer_kind(kind).value_or(LayerKind::gated), rank, d, budget);
   });
-  constants({{"lmMaxContext", max_lm_context}, {"lmMaxBatch", max_lm_batch}, {"optimizerCount", 4}});
-  function("optimizerName", +[](int i) { return std::string(optimizer_name(static_cast<OptimizerKind>(i))); });
+  constants({{"_lmMaxContext", max_lm_context}, {"_lmMaxBatch", max_lm_batch}, {"_optimizerCount", 4}});
+  function("_optimizerName", +[](int i) { return std::string(optimizer_name(static_cast<OptimizerKind>(i))); });
   class_<LmSession>("LmSession")
       .function("error", &LmSession::error)
       .function("train", &LmSession::train)

@@ -165,8 +165,8 @@ val interactions_js(const Layer& layer, Ptr u, Ptr x, Ptr matrix, Ptr raw, Ptr v
 // Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
 // clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
-  constants({{"maxCurvePoints", max_curve_points}, {"maxCensusParameters", max_census_parameters},
-             {"maxRankApproxDim", max_rank_approx_dim}, {"maxInteractionDim", max_interaction_dim}});
+  constants({{"_maxCurvePoints", max_curve_points}, {"_maxCensusParameters", max_census_parameters},
+             {"_maxRankApproxDim", max_rank_approx_dim}, {"_maxInteractionDim", max_interaction_dim}});
 
   class_<Layer>("Layer")
       .function("options", &layer_options)
@@ -180,23 +180,23 @@ EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
       .function("exchanged", +[](const Layer& l) { return new Layer(l.exchanged()); }, allow_raw_pointers())
       .function("rescaled", +[](const Layer& l, float alpha) { return new Layer(l.rescaled(alpha)); },
                 allow_raw_pointers());
-  function("validateLayerOptions", &validate_options<LayerConfig, to_config>);
-  function("createLayer", &create<Layer, LayerConfig, to_config>, allow_raw_pointers());
-  function("liveLayerCount", &Layer::live_count);
-  function("symmetryGap", &symmetry_gap);
-  function("scalingGapPerUnit", &scaling_gap_units);
-  function("exchangePlane", &plane);
-  function("activationCurve", &curve);
+  function("_validateLayerOptions", &validate_options<LayerConfig, to_config>);
+  function("_createLayer", &create<Layer, LayerConfig, to_config>, allow_raw_pointers());
+  function("_liveLayerCount", &Layer::live_count);
+  function("_symmetryGap", &symmetry_gap);
+  function("_scalingGapPerUnit", &scaling_gap_units);
+  function("_exchangePlane", &plane);
+  function("_activationCurve", &curve);
 
-  function("paValidateCensus", &validate_options<CensusOptions, to_config>);
-  function("paRunCensus", &run_census_js, allow_raw_pointers());
+  function("_paValidateCensus", &validate_options<CensusOptions, to_config>);
+  function("_paRunCensus", &run_census_js, allow_raw_pointers());
   class_<CensusRun>("PaCensusRun")
       .function("error", +[](const CensusRun& r) { return r.error; })
       .function("rowCount", &CensusRun::size)
       .function("row", &census_row_js)
       .function("copySpectrum", &census_spectrum);
-  function("paValidateRankApprox", &validate_options<RankApproxOptions, to_config>);
-  function("paRankApprox", &rank_approx);
-  function("paInteractions", &interactions_js);
+  function("_paValidateRankApprox", &validate_options<RankApproxOptions, to_config>);
+  function("_paRankApprox", &rank_approx);
+  function("_paInteractions", &interactions_js);
 }
 // clang-format on

@@ -148,16 +148,16 @@ void copy_curves(const RaceRun& run, int i, Ptr out) {
 // Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
 // clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_train) {
-  constants({{"maxDatasetPoints", max_dataset_points}, {"maxGridSide", max_grid_side},
-             {"maxStepsPerCall", max_steps_per_call}, {"maxTrainerUnits", max_trainer_units},
-             {"maxLearningRate", max_learning_rate}, {"trainRecordFields", train_record_fields},
-             {"maxRaceModels", max_race_models}, {"maxRaceSeeds", max_race_seeds}, {"maxRaceSteps", max_race_steps},
-             {"maxRaceRecords", max_race_records}, {"maxRaceBudget", max_race_budget}});
+  constants({{"_maxDatasetPoints", max_dataset_points}, {"_maxGridSide", max_grid_side},
+             {"_maxStepsPerCall", max_steps_per_call}, {"_maxTrainerUnits", max_trainer_units},
+             {"_maxLearningRate", max_learning_rate}, {"_trainRecordFields", train_record_fields},
+             {"_maxRaceModels", max_race_models}, {"_maxRaceSeeds", max_race_seeds}, {"_maxRaceSteps", max_race_steps},
+             {"_maxRaceRecords", max_race_records}, {"_maxRaceBudget", max_race_budget}});
 
-  function("paDatasetSizes", &sizes);
-  function("paMakeDataset", &make_dataset_into);
-  function("paValidateTrainer", &validate_trainer);
-  function("paCreateTrainer", &create_trainer, allow_raw_pointers());
+  function("_paDatasetSizes", &sizes);
+  function("_paMakeDataset", &make_dataset_into);
+  function("_paValidateTrainer", &validate_trainer);
+  function("_paCreateTrainer", &create_trainer, allow_raw_pointers());
   class_<Trainer>("PaTrainer")
       .function("step", &step)
       .function("historySize", +[](const Trainer& t) { return static_cast<int>(t.history().size()); })
@@ -181,8 +181,8 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
       .function("dIn", +[](const Trainer& t) { return t.layer().config().d_in; })
       .function("parameterCount", +[](const Trainer& t) { return static_cast<int>(t.layer().parameter_count()); });
 
-  function("paValidateRace", &validate_race);
-  function("paRunRace", &run_race_js, allow_raw_pointers());
+  function("_paValidateRace", &validate_race);
+  function("_paRunRace", &run_race_js, allow_raw_pointers());
   class_<RaceRun>("PaRaceRun")
       .function("error", +[](const RaceRun& r) { return r.error; })
       .function("modelCount", &RaceRun::size)

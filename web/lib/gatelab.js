@@ -26,10 +26,10 @@ class GateLab {
   constructor(module) {
     const core = createCore(module);
     bindCore(this, core);
-    this.version = module.version();
+    this.version = module._version();
     this.activations = core.activations;
-    this.limits = Object.freeze({ maxLayerDim: module.maxLayerDim, maxLayerParams: module.maxLayerParams,
-      maxBatchFloats: module.maxBatchFloats, maxSwishBeta: module.maxSwishBeta, maxCurvePoints: module.maxCurvePoints });
+    this.limits = Object.freeze({ maxLayerDim: module._maxLayerDim, maxLayerParams: module._maxLayerParams,
+      maxBatchFloats: module._maxBatchFloats, maxSwishBeta: module._maxSwishBeta, maxCurvePoints: module._maxCurvePoints });
     this.stats = createStats(core);
     // layerKinds, symmetry, createLayer, layerLabel, census, rankApprox, interactions
     Object.assign(this, installPaperA(core));

@@ -1,7 +1,8 @@
 // The house plan, checked on every `npm test` so the layout stays the way docs/ and the READMEs
 // describe it: where Emscripten may be included, which C++ area may include which, that the
-// library has no DOM, that figures reach the library only through its public entry, how long a
-// source file may grow, and that every registered figure is declared and documented.
+// library has no DOM, that figures reach the library only through its public entry, that the raw
+// module's names are marked private, how long a source file may grow, and that every registered
+// figure is declared and documented.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -68,6 +69,16 @@ test('figures import web/lib only through its public entry, web/lib/gatelab.js',
     }
   }
   assert.deepEqual(bad, []);
+});
+
+test('the raw module is private: every module-level Embind name starts with _', () => {
+  // Functions and constants on the module; a class's methods are reached only through its handles.
+  const names = files('cpp/bindings', (f) => CPP.test(f)).flatMap((f) => {
+    const text = code(read(f));
+    return [...text.matchAll(/^\s*function\(\s*"(\w+)"/gm), ...text.matchAll(/\{"(\w+)", [\w.]+\}/g)].map((m) => `${f}: ${m[1]}`);
+  });
+  assert.ok(names.length > 80, `found the registrations (${names.length})`);
+  assert.deepEqual(names.filter((n) => !/: _\w/.test(n)), []);
 });
 
 test('no source file in cpp/ or web/ exceeds 500 lines', () => {

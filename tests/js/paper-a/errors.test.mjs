@@ -131,6 +131,6 @@ test('1000 create/dispose cycles leave liveObjects and the heap where they were'
     layer.dispose();
   }
   assert.equal(lab.liveObjects(), startLive);
-  assert.equal(coreOf(lab).module.liveLayerCount(), 0, 'no C++ layer left behind');
+  assert.equal(coreOf(lab).module._liveLayerCount(), 0, 'no C++ layer left behind');
   assert.equal(lab.heapBytes(), startHeap, 'the wasm heap did not grow');
 });

@@ -7,8 +7,8 @@ import { finiteNumber, integer, plainObject } from '../core/validate.js';
 /** { name, homogeneity: null | number, linear } of a catalogue activation. */
 export function activationProperties(core, name) {
   const index = core.activationIndex(name);
-  const degree = core.module.activationDegree(index);
-  return { name, homogeneity: degree < 0 ? null : degree, linear: core.module.activationLinear(index) };
+  const degree = core.module._activationDegree(index);
+  return { name, homogeneity: degree < 0 ? null : degree, linear: core.module._activationLinear(index) };
 }
 
 /** The grid of a curve or plane: { index, beta, min, max, n } with the defaults filled in. */
@@ -21,10 +21,10 @@ export function curveOptions(core, activation, options, defaultN) {
     throw new GateLabError(`options.min (${min}) must be less than options.max (${max})`,
       { argument: 'options.min', code: 'invalid-value' });
   }
-  const n = o.n === undefined ? defaultN : integer('options.n', o.n, { min: 2, max: core.module.maxCurvePoints });
+  const n = o.n === undefined ? defaultN : integer('options.n', o.n, { min: 2, max: core.module._maxCurvePoints });
   const beta = o.beta === undefined ? 1 : finiteNumber('options.beta', o.beta);
-  if (Math.abs(beta) > core.module.maxSwishBeta) {
-    throw new GateLabError(`options.beta must satisfy |beta| <= ${core.module.maxSwishBeta} (got ${beta})`,
+  if (Math.abs(beta) > core.module._maxSwishBeta) {
+    throw new GateLabError(`options.beta must satisfy |beta| <= ${core.module._maxSwishBeta} (got ${beta})`,
       { argument: 'options.beta', code: 'out-of-range' });
   }
   return { index, beta, min, max, n };
@@ -34,7 +34,7 @@ export function curveOptions(core, activation, options, defaultN) {
 export function activationCurve(core, name, options) {
   const { index, beta, min, max, n } = curveOptions(core, name, options, 256);
   const [error, z, value, derivative, ratio] = core.heap.call([], [n, n, n, n],
-    (pz, pv, pd, pr) => core.module.activationCurve(index, beta, min, max, n, pz, pv, pd, pr));
+    (pz, pv, pd, pr) => core.module._activationCurve(index, beta, min, max, n, pz, pv, pd, pr));
   throwCoreError(error, { argument: 'options', prefix: 'options', fields: ['min', 'max', 'n', 'beta'] });
   return { z, value, derivative, ratio };
 }

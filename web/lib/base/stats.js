@@ -26,26 +26,26 @@ export function createStats(core) {
   return Object.freeze({
     /** { n, mean, sd, se, ci95: [lo, hi], t, p } of values (sd, se, ci95, p are NaN for one value). */
     summary(values) {
-      return shape(m.statsSummary(finiteValues('values', values)));
+      return shape(m._statsSummary(finiteValues('values', values)));
     },
     /** summary() of the paired differences a[i] − b[i] (same seeds, two models). */
     paired(a, b) {
       const x = finiteValues('a', a);
       const y = finiteValues('b', b);
       if (x.length !== y.length) fail('b', `as long as a (${x.length} values)`, b, 'invalid-value');
-      return shape(m.statsPaired(x, y));
+      return shape(m._statsPaired(x, y));
     },
     /** The p-quantile of Student's t with df degrees of freedom (0 < p < 1, df ≥ 1 an integer). */
     tQuantile(p, df) {
       const probability = finiteNumber('p', p);
       if (!(probability > 0 && probability < 1)) fail('p', 'a probability strictly between 0 and 1', p, 'out-of-range');
-      return m.statsTQuantile(probability, integer('df', df, { min: 1, max: 2 ** 31 - 1 }));
+      return m._statsTQuantile(probability, integer('df', df, { min: 1, max: 2 ** 31 - 1 }));
     },
     /** Holm-adjusted p-values, in the order given (reject i at level α when adjusted[i] ≤ α). */
     holm(pValues) {
       const p = finiteValues('pValues', pValues);
       p.forEach((v, i) => (v < 0 || v > 1) && fail(`pValues[${i}]`, 'a p-value in [0, 1]', v, 'out-of-range'));
-      return m.statsHolm(p);
+      return m._statsHolm(p);
     },
   });
 }

@@ -69,9 +69,9 @@ export function installCem(core) {
     diagonals: CEM_DIAGONALS,
     /** Preconditioner options of createAttention and createMlp. */
     preconditioners: CEM_PRECONDS,
-    limits: Object.freeze({ maxD: m.cemMaxD, maxRows: m.cemMaxRows, maxSteps: m.cemMaxSteps, maxHeads: m.cemMaxHeads,
-      maxHidden: m.cemMaxHidden, maxRank: m.cemMaxRank, maxEta: m.cemMaxEta, maxBeta: m.cemMaxBeta,
-      maxGrid: m.cemMaxGrid, maxTensorFloats: m.cemMaxTensorFloats, maxSpectrumDim: m.cemMaxSpectrumDim }),
+    limits: Object.freeze({ maxD: m._cemMaxD, maxRows: m._cemMaxRows, maxSteps: m._cemMaxSteps, maxHeads: m._cemMaxHeads,
+      maxHidden: m._cemMaxHidden, maxRank: m._cemMaxRank, maxEta: m._cemMaxEta, maxBeta: m._cemMaxBeta,
+      maxGrid: m._cemMaxGrid, maxTensorFloats: m._cemMaxTensorFloats, maxSpectrumDim: m._cemMaxSpectrumDim }),
 
     /** CEM attention; see cem.d.ts for the options. Dispose it when done. */
     createAttention(options) {
@@ -87,8 +87,8 @@ export function installCem(core) {
         ...precondOptions(o, d),
         seed: seedOf('seed', o.seed),
       };
-      throwCoreError(m.validateCemAttentionOptions(config), OPTIONS);
-      return new CemAttention(core, m.createCemAttention(config), config);
+      throwCoreError(m._validateCemAttentionOptions(config), OPTIONS);
+      return new CemAttention(core, m._createCemAttention(config), config);
     },
 
     /** The tied gated MLP; see cem.d.ts for the options. Dispose it when done. */
@@ -106,9 +106,9 @@ export function installCem(core) {
         ...precondOptions(o, d),
         seed: seedOf('seed', o.seed),
       };
-      throwCoreError(m.validateCemMlpOptions(config), OPTIONS);
+      throwCoreError(m._validateCemMlpOptions(config), OPTIONS);
       const { activationBeta, ...rest } = config;
-      return new CemMlp(core, m.createCemMlp(config), activation === 'swish' ? { ...rest, beta: activationBeta } : rest);
+      return new CemMlp(core, m._createCemMlp(config), activation === 'swish' ? { ...rest, beta: activationBeta } : rest);
     },
 
     /** Standard (untied) causal multi-head attention: W_Q, W_K, W_V, W_O, 4d² parameters. */
@@ -116,8 +116,8 @@ export function installCem(core) {
       const o = plainObject('options', options);
       const config = { d: int32('d', o.d), heads: o.heads === undefined ? 1 : int32('heads', o.heads), beta: attentionBeta(o),
         seed: seedOf('seed', o.seed) };
-      throwCoreError(m.validateCemStdAttentionOptions(config), OPTIONS);
-      return new StandardAttention(core, m.createCemStdAttention(config), config);
+      throwCoreError(m._validateCemStdAttentionOptions(config), OPTIONS);
+      return new StandardAttention(core, m._createCemStdAttention(config), config);
     },
 
     /** The gated MLP (SwiGLU with activation 'silu'): W_gate, W_up, W_down, 3dM parameters. */
@@ -126,9 +126,9 @@ export function installCem(core) {
       const { activation, beta } = activationOptions(o, 'silu');
       const config = { d: int32('d', o.d), hidden: int32('hidden', o.hidden), activation, activationBeta: beta,
         seed: seedOf('seed', o.seed) };
-      throwCoreError(m.validateCemGatedMlpOptions(config), OPTIONS);
+      throwCoreError(m._validateCemGatedMlpOptions(config), OPTIONS);
       const { activationBeta, ...rest } = config;
-      return new GatedMlp(core, m.createCemGatedMlp(config), activation === 'swish' ? { ...rest, beta: activationBeta } : rest);
+      return new GatedMlp(core, m._createCemGatedMlp(config), activation === 'swish' ? { ...rest, beta: activationBeta } : rest);
     },
 
     /**
@@ -138,9 +138,9 @@ export function installCem(core) {
      */
     asStandardAttention(attention) {
       const handle = checkLayer('attention', attention, CemAttention, 'createAttention');
-      tieProblem(m.cemAttentionTieProblem(handle), 'attention');
+      tieProblem(m._cemAttentionTieProblem(handle), 'attention');
       const { d, heads, beta, seed } = attention.options;
-      return new StandardAttention(core, m.cemStandardFromTied(handle), { d, heads, beta, seed });
+      return new StandardAttention(core, m._cemStandardFromTied(handle), { d, heads, beta, seed });
     },
 
     /**
@@ -149,10 +149,10 @@ export function installCem(core) {
      */
     asGatedMlp(mlp) {
       const handle = checkLayer('mlp', mlp, CemMlp, 'createMlp');
-      tieProblem(m.cemMlpTieProblem(handle), 'mlp');
+      tieProblem(m._cemMlpTieProblem(handle), 'mlp');
       const { d, hidden, activation, seed, beta } = mlp.options;
       const options = activation === 'swish' ? { d, hidden, activation, beta, seed } : { d, hidden, activation, seed };
-      return new GatedMlp(core, m.cemGatedFromTied(handle), options);
+      return new GatedMlp(core, m._cemGatedFromTied(handle), options);
     },
   });
 }

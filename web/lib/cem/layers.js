@@ -68,8 +68,8 @@ class CemLayer extends CemModule {
     const handle = checkBatch(this, h, n);
     const core = coreOfModule(this);
     const size = (this.steps + 1) * n * this.d;
-    if (size > core.module.cemMaxTensorFloats) {
-      const most = Math.floor(core.module.cemMaxTensorFloats / ((this.steps + 1) * this.d));
+    if (size > core.module._cemMaxTensorFloats) {
+      const most = Math.floor(core.module._cemMaxTensorFloats / ((this.steps + 1) * this.d));
       fail('n', `at most ${most} for this layer`, n, 'out-of-range');
     }
     const [error, out] = core.heap.call([h], [size], (ph, po) => handle.trajectory(ph, n, po));
@@ -93,7 +93,7 @@ class CemLayer extends CemModule {
       throw new GateLabError(`options.min (${min}) must be less than options.max (${max})`,
         { argument: 'options.min', code: 'invalid-value' });
     }
-    const G = o.G === undefined ? 64 : integer('options.G', o.G, { min: 2, max: core.module.cemMaxGrid });
+    const G = o.G === undefined ? 64 : integer('options.G', o.G, { min: 2, max: core.module._cemMaxGrid });
     const d = this.d;
     const origin = o.origin === undefined ? new Float32Array(d) : floatArray('options.origin', o.origin, d, `d = ${d}`);
     let axes;

@@ -32,7 +32,7 @@ export class CemModule extends Owned {
     coreOfModule = (o) => o.#core;
     checkBatch = (o, h, n, name = 'h') => {
       const handle = handleOf(o);
-      integer('n', n, { min: 1, max: o.#core.module.cemMaxRows });
+      integer('n', n, { min: 1, max: o.#core.module._cemMaxRows });
       floatArray(name, h, n * o.d, `n·d = ${n * o.d}`);
       return handle;
     };

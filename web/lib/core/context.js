@@ -1,8 +1,9 @@
-// The private side of one loaded module instance: the raw Embind module, the heap copier, the
-// handle tracker and the activation catalogue, in one frozen object every area receives when
-// the lab is assembled (gatelab.js). None of it is a property of the lab: the library's own
-// files (and its tests) reach it from a lab through coreOf(lab), a WeakMap only this module
-// can read, so `lab` enumerates its public API and nothing else.
+// The private side of one loaded module instance: the raw Embind module (its names `_`-prefixed,
+// `_createLayer`, apart from the API's), the heap copier, the handle tracker and the activation
+// catalogue, in one frozen object every area receives when the lab is assembled (gatelab.js).
+// None of it is a property of the lab: the library's own files (and its tests) reach it from a
+// lab through coreOf(lab), a WeakMap only this module can read, so `lab` enumerates its public
+// API and nothing else.
 import { GateLabError } from './errors.js';
 import { HandleTracker } from './handles.js';
 import { Heap } from './heap.js';
@@ -12,10 +13,10 @@ const CORES = new WeakMap();
 
 /** The private context of a freshly instantiated module. */
 export function createCore(module) {
-  const activations = Object.freeze(Array.from({ length: module.activationCount }, (_, i) => module.activationName(i)));
+  const activations = Object.freeze(Array.from({ length: module._activationCount }, (_, i) => module._activationName(i)));
   // The one table of layer kinds (paper_a/labels.hpp): names and labels from the core.
-  const layerKinds = Object.freeze(Array.from({ length: module.layerKindCount },
-    (_, i) => Object.freeze({ name: module.layerKindName(i), label: module.layerKindLabel(i) })));
+  const layerKinds = Object.freeze(Array.from({ length: module._layerKindCount },
+    (_, i) => Object.freeze({ name: module._layerKindName(i), label: module._layerKindLabel(i) })));
   return Object.freeze({
     module,
     heap: new Heap(module),
@@ -24,7 +25,7 @@ export function createCore(module) {
     layerKinds,
     kinds: Object.freeze(layerKinds.map((k) => k.name)),
     // The optimizer family's names (train/optimizer.hpp), in the core's order.
-    optimizers: Object.freeze(Array.from({ length: module.optimizerCount }, (_, i) => module.optimizerName(i))),
+    optimizers: Object.freeze(Array.from({ length: module._optimizerCount }, (_, i) => module._optimizerName(i))),
     /** The catalogue index of an activation name; GateLabError naming `argument` otherwise. */
     activationIndex(name, argument = 'activation') {
       return activations.indexOf(oneOf(argument, name, activations));

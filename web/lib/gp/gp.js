@@ -38,7 +38,7 @@ function fullOptions(options) {
 
 /** The options as the binding takes them, validated by the core (GateLabError naming the option). */
 function forCore(m, o) {
-  throwCoreError(m.gpValidate(o), OPTIONS);  // the core takes 'per-head' as the API spells it
+  throwCoreError(m._gpValidate(o), OPTIONS);  // the core takes 'per-head' as the API spells it
   return o;
 }
 
@@ -49,10 +49,10 @@ export function installGp(core) {
   function sample(options, seed = 0, count = 1) {
     const o = fullOptions(options);
     seedOf('seed', seed);
-    integer('count', count, { max: m.gpMaxSampleCount });
+    integer('count', count, { max: m._gpMaxSampleCount });
     const c = forCore(m, o);
     const n = o.length, dx = o.dx;
-    const [error, x, y] = core.heap.call([], [count * n * dx, count * n], (px, py) => m.gpSample(c, seed, count, px, py));
+    const [error, x, y] = core.heap.call([], [count * n * dx, count * n], (px, py) => m._gpSample(c, seed, count, px, py));
     throwCoreError(error, OPTIONS);
     return Array.from({ length: count }, (_, i) => ({ x: x.slice(i * n * dx, (i + 1) * n * dx), y: y.slice(i * n, (i + 1) * n) }));
   }
@@ -63,7 +63,7 @@ export function installGp(core) {
     const c = forCore(m, o);
     const s = sequenceOf('seq', seq, o);
     const [error, mean, variance, contextMean] = core.heap.call([s.x, s.y], [o.length, o.length, o.length],
-      (px, py, pm, pv, pc) => m.gpPosterior(c, px, py, pm, pv, pc));
+      (px, py, pm, pv, pc) => m._gpPosterior(c, px, py, pm, pv, pc));
     throwCoreError(error, OPTIONS);
     return { mean, variance, contextMean };
   }
@@ -76,7 +76,7 @@ export function installGp(core) {
     integer('context', context, { min: 0, max: o.length });
     const q = queryCount(xq, o.dx);
     const [error, mean, variance] = core.heap.call([s.x, s.y, xq], [q, q],
-      (px, py, pq, pm, pv) => m.gpPosteriorAt(c, px, py, context, pq, q, pm, pv));
+      (px, py, pq, pm, pv) => m._gpPosteriorAt(c, px, py, context, pq, q, pm, pv));
     throwCoreError(error, OPTIONS);
     return { mean, variance };
   }
@@ -85,7 +85,7 @@ export function installGp(core) {
   function createSession(options) {
     const o = fullOptions(options);
     const c = forCore(m, o);
-    return new GpSession(core, m.gpCreateSession(c), o);
+    return new GpSession(core, m._gpCreateSession(c), o);
   }
 
   return Object.freeze({ defaults: GP_DEFAULTS, sample, posterior, posteriorAt, createSession });

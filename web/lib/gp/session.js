@@ -54,7 +54,7 @@ export class GpSession extends Owned {
    */
   setEvalSteps(steps) {
     const handle = handleOf(this);
-    integer('steps', steps, { min: 0, max: this.#core.module.cemMaxSteps });
+    integer('steps', steps, { min: 0, max: this.#core.module._cemMaxSteps });
     throwCoreError(handle.setEvalSteps(steps), { argument: 'steps', fields: [] });
   }
 
@@ -69,7 +69,7 @@ export class GpSession extends Owned {
   /** Runs n AdamW steps, each on `batch` fresh sequences; returns their mean train MSEs. */
   train(n = 1) {
     const handle = handleOf(this);
-    integer('n', n, { max: this.#core.module.gpMaxStepsPerCall });
+    integer('n', n, { max: this.#core.module._gpMaxStepsPerCall });
     const before = handle.stepsDone();
     throwCoreError(handle.train(n), { argument: 'n', fields: [] });
     return this.#losses(before, handle.stepsDone() - before);

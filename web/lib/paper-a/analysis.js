@@ -25,8 +25,8 @@ export function census(core, options) {
     seed: seedOf('options.seed', o.seed, 1),
     threshold: optional(o.threshold, 1e-12, (v) => finiteNumber('options.threshold', v)),
   };
-  throwCoreError(m.paValidateCensus(c), OPTIONS);
-  return using(m.paRunCensus(c), (run) => {
+  throwCoreError(m._paValidateCensus(c), OPTIONS);
+  return using(m._paRunCensus(c), (run) => {
     throwCoreError(run.error(), OPTIONS);
     return Array.from({ length: run.rowCount() }, (_, i) => {
       const row = run.row(i);
@@ -49,14 +49,14 @@ export function rankApprox(core, options) {
   const r = {
     activation: optional(o.activation, 'relu', (v) => oneOf('options.activation', v, core.activations)),
     beta: optional(o.beta, 1, (v) => finiteNumber('options.beta', v)),
-    dIn: optional(o.dIn, 6, (v) => integer('options.dIn', v, { max: m.maxRankApproxDim })),
+    dIn: optional(o.dIn, 6, (v) => integer('options.dIn', v, { max: m._maxRankApproxDim })),
     hidden: optional(o.hidden, 4, (v) => integer('options.hidden', v)),
     dOut: optional(o.dOut, 2, (v) => integer('options.dOut', v)),
     inputs: optional(o.inputs, 256, (v) => integer('options.inputs', v, { max: 4096 })),
     seed: seedOf('options.seed', o.seed, 1),
   };
-  throwCoreError(m.paValidateRankApprox(r), OPTIONS);
-  const [error, flat] = core.heap.call([], [RANK_ROW * r.dIn], (p) => m.paRankApprox(r, p));
+  throwCoreError(m._paValidateRankApprox(r), OPTIONS);
+  const [error, flat] = core.heap.call([], [RANK_ROW * r.dIn], (p) => m._paRankApprox(r, p));
   throwCoreError(error, OPTIONS);
   const rows = [];
   for (let i = 0; i < r.dIn && flat[RANK_ROW * i] > 0; i++) {
@@ -72,14 +72,14 @@ export function interactions(core, layer, u, x) {
   const m = core.module;
   const handle = layerHandle(layer);
   const d = layer.dIn;
-  if (d > m.maxInteractionDim) fail('layer', `a layer with dIn <= ${m.maxInteractionDim}`, d, 'out-of-range');
+  if (d > m._maxInteractionDim) fail('layer', `a layer with dIn <= ${m._maxInteractionDim}`, d, 'out-of-range');
   floatArray('u', u, layer.dOut, `dOut = ${layer.dOut}`);
   if (x !== undefined) floatArray('x', x, d, `dIn = ${d}`);
   const inputs = x === undefined ? [u] : [u, x];
   const [info, matrix, raw, eigenvalues, eigenvectors, exchangedMatrix] = core.heap.call(inputs,
     [d * d, d * d, d, d * d, d * d], (pu, ...rest) => {
       const px = x === undefined ? 0 : rest.shift();
-      return m.paInteractions(handle, pu, px, ...rest);
+      return m._paInteractions(handle, pu, px, ...rest);
     });
   throwCoreError(info.error, { argument: 'layer', fields: [] });
   const out = { matrix, raw, eigenvalues, eigenvectors, exchangedMatrix, exact: info.exact,

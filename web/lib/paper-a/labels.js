@@ -8,8 +8,8 @@ import { fail, finiteNumber, integer, oneOf, plainObject } from '../core/validat
 /** { label, shortLabel, gatedName } of a catalogue activation (the name checked by the caller). */
 export function activationLabels(core, name) {
   const i = core.activations.indexOf(name);
-  const gatedName = core.module.gatedVariantName(i);
-  return { label: core.module.activationLabel(i), shortLabel: core.module.activationShortLabel(i),
+  const gatedName = core.module._gatedVariantName(i);
+  return { label: core.module._activationLabel(i), shortLabel: core.module._activationShortLabel(i),
     gatedName: gatedName === '' ? null : gatedName };
 }
 
@@ -31,5 +31,5 @@ export function layerLabel(core, layer) {
     throw new GateLabError(`layer.symmetrize applies to kind 'gated' only (kind is '${kind}')`,
       { argument: 'layer.symmetrize', code: 'unsupported' });
   }
-  return core.module.layerLabel(core.kinds.indexOf(kind), core.activations.indexOf(activation), rank, symmetrize);
+  return core.module._layerLabel(core.kinds.indexOf(kind), core.activations.indexOf(activation), rank, symmetrize);
 }

@@ -125,6 +125,6 @@ export function createLayer(core, options) {
     rank: kind === 'mlp' || o.rank === undefined ? 1 : integer('rank', o.rank),
     seed: seedOf('seed', o.seed),
   };
-  throwCoreError(core.module.validateLayerOptions(layerOptions), { argument: 'options', fields: OPTION_FIELDS });
-  return new Layer(core, core.module.createLayer(layerOptions));
+  throwCoreError(core.module._validateLayerOptions(layerOptions), { argument: 'options', fields: OPTION_FIELDS });
+  return new Layer(core, core.module._createLayer(layerOptions));
 }

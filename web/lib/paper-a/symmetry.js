@@ -12,7 +12,7 @@ export function createSymmetry(core) {
   const gap = (layer, x, rows, exchange, alpha) => {
     layerHandle(layer);
     const handle = checkBatch(layer, x, rows);
-    const [result] = core.heap.call([x], [], (px) => m.symmetryGap(handle, px, rows, exchange, alpha));
+    const [result] = core.heap.call([x], [], (px) => m._symmetryGap(handle, px, rows, exchange, alpha));
     throwCoreError(result.error, LAYER);
     return result.value;
   };
@@ -30,7 +30,7 @@ export function createSymmetry(core) {
         const handle = checkBatch(layer, x, rows);
         floatArray('alpha', alpha, layer.options.hidden, `hidden = ${layer.options.hidden}`);
         if (alpha.some((a) => a === 0)) fail('alpha', 'non-zero in every unit', alpha, 'out-of-range');
-        const [result] = core.heap.call([x, alpha], [], (px, pa) => m.scalingGapPerUnit(handle, px, rows, pa));
+        const [result] = core.heap.call([x, alpha], [], (px, pa) => m._scalingGapPerUnit(handle, px, rows, pa));
         throwCoreError(result.error, LAYER);
         return result.value;
       }
@@ -41,7 +41,7 @@ export function createSymmetry(core) {
     /** Float32Array n·n: row i is a_i, column j is b_j, value σ(a)b − σ(b)a. */
     exchangePlane(activation, options) {
       const { index, beta, min, max, n } = curveOptions(core, activation, options, 64);
-      const [error, plane] = core.heap.call([], [n * n], (p) => m.exchangePlane(index, beta, min, max, n, p));
+      const [error, plane] = core.heap.call([], [n * n], (p) => m._exchangePlane(index, beta, min, max, n, p));
       throwCoreError(error, { argument: 'options', prefix: 'options', fields: ['min', 'max', 'n', 'beta'] });
       return plane;
     },

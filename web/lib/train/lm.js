@@ -134,7 +134,7 @@ function mlpOptions(core, mlp, d) {
   const symmetrize = optional(o.symmetrize, 0, (v) => finiteNumber('options.mlp.symmetrize', v));
   const budget = optional(o.budget, undefined, (v) => integer('options.mlp.budget', v));
   const hidden = o.hidden !== undefined ? integer('options.mlp.hidden', o.hidden)
-    : core.module.lmHiddenForBudget(kind, rank, d, budget ?? 6 * d * d);
+    : core.module._lmHiddenForBudget(kind, rank, d, budget ?? 6 * d * d);
   return { kind, activation, rank, symmetrize, hidden, ...(activation === 'swish' ? { beta: finiteNumber('options.mlp.beta', o.beta ?? 1) } : {}) };
 }
 
@@ -144,7 +144,7 @@ export function installLm(core) {
   return Object.freeze({
     splits: SPLITS,
     optimizers,
-    limits: Object.freeze({ maxContext: m.lmMaxContext, maxBatch: m.lmMaxBatch, maxStepsPerCall: MAX_STEPS_PER_CALL }),
+    limits: Object.freeze({ maxContext: m._lmMaxContext, maxBatch: m._lmMaxBatch, maxStepsPerCall: MAX_STEPS_PER_CALL }),
 
     /** Cuts text into train (the first 1 − dev − validation), dev and validation characters. */
     createCorpus(text, options) {
@@ -165,7 +165,7 @@ export function installLm(core) {
     hiddenForBudget(options) {
       const o = plainObject('options', options);
       const kind = optional(o.kind, 'gated', (v) => oneOf('options.kind', v, core.kinds));
-      return m.lmHiddenForBudget(kind, optional(o.rank, 1, (v) => integer('options.rank', v)),
+      return m._lmHiddenForBudget(kind, optional(o.rank, 1, (v) => integer('options.rank', v)),
         integer('options.d', o.d), integer('options.budget', o.budget));
     },
 
@@ -189,9 +189,9 @@ export function installLm(core) {
         learningRate: resolved.learningRate, weightDecay: resolved.weightDecay, clipNorm: resolved.clipNorm,
         momentum: resolved.momentum, mlpInitRms: resolved.mlpInitRms, warmup: resolved.warmup, decaySteps: resolved.decaySteps,
         seed: resolved.seed, dataSeed: resolved.dataSeed, gaugeFix: resolved.gaugeFix };
-      throwCoreError(m.lmValidateSession(raw, handleOf(o.corpus)), { argument: 'options', fields: [] });
+      throwCoreError(m._lmValidateSession(raw, handleOf(o.corpus)), { argument: 'options', fields: [] });
       const { corpus: _corpus, ...rest } = resolved;  // the session's options, without the corpus handle
-      return new LmSession(core, m.lmCreateSession(raw, handleOf(o.corpus)), rest);
+      return new LmSession(core, m._lmCreateSession(raw, handleOf(o.corpus)), rest);
     },
   });
 }

@@ -19,7 +19,7 @@ function activation(core, argument, value, fallback) {
 
 /** The user task's points: { x (n·2), y (n labels), count }. */
 function userPoints(core, prefix, p) {
-  const max = core.module.maxDatasetPoints;
+  const max = core.module._maxDatasetPoints;
   if (p === null || typeof p !== 'object') fail(`${prefix}.points`, 'an object { x, y } for the user task', p, 'invalid-type');
   if (!(p.y instanceof Float32Array)) fail(`${prefix}.points.y`, 'a Float32Array of labels (-1, 0 or 1)', p.y, 'invalid-type');
   const count = p.y.length;
@@ -39,7 +39,7 @@ export function dataOptions(core, task, options, prefix) {
   const teacher = plainObject(`${prefix}.teacher`, o.teacher);
   const data = {
     task,
-    count: optional(o.count, 200, (v) => integer(`${prefix}.count`, v, { min: 4, max: core.module.maxDatasetPoints })),
+    count: optional(o.count, 200, (v) => integer(`${prefix}.count`, v, { min: 4, max: core.module._maxDatasetPoints })),
     noise: number(`${prefix}.noise`, o.noise, 0.1),
     trainFraction: number(`${prefix}.trainFraction`, o.trainFraction, 0.5),
     seed: seedOf(`${prefix}.seed`, o.seed),
@@ -69,7 +69,7 @@ export function trainOptions(core, o, { kind } = {}) {
     kind: kind ?? oneOf('options.kind', o.kind, core.kinds),
     activation: activation(core, 'options.activation', o.activation, 'relu'),
     beta: number('options.beta', o.beta, 1),
-    hidden: optional(o.hidden, 8, (v) => integer('options.hidden', v, { max: m.maxTrainerUnits })),
+    hidden: optional(o.hidden, 8, (v) => integer('options.hidden', v, { max: m._maxTrainerUnits })),
     rank: optional(o.rank, 1, (v) => integer('options.rank', v)),
     seed: seedOf('options.seed', o.seed),
     biasFeature: optional(o.biasFeature, true, (v) => boolean('options.biasFeature', v)),
@@ -80,11 +80,11 @@ export function trainOptions(core, o, { kind } = {}) {
     beta1: number('options.beta1', o.beta1, 0.9),
     beta2: number('options.beta2', o.beta2, 0.999),
     epsilon: number('options.epsilon', o.epsilon, 1e-8),
-    batchSize: optional(o.batchSize, 32, (v) => integer('options.batchSize', v, { min: 0, max: m.maxDatasetPoints })),
-    evalEvery: optional(o.evalEvery, 1, (v) => integer('options.evalEvery', v, { max: m.maxStepsPerCall })),
+    batchSize: optional(o.batchSize, 32, (v) => integer('options.batchSize', v, { min: 0, max: m._maxDatasetPoints })),
+    evalEvery: optional(o.evalEvery, 1, (v) => integer('options.evalEvery', v, { max: m._maxStepsPerCall })),
   };
-  if (!(train.learningRate > 0 && train.learningRate <= m.maxLearningRate)) {
-    fail('options.learningRate', `a number in (0, ${m.maxLearningRate}]`, train.learningRate, 'out-of-range');
+  if (!(train.learningRate > 0 && train.learningRate <= m._maxLearningRate)) {
+    fail('options.learningRate', `a number in (0, ${m._maxLearningRate}]`, train.learningRate, 'out-of-range');
   }
   return train;
 }

@@ -42,21 +42,21 @@ function readRace(core, run) {
 export function race(core, options) {
   const m = core.module;
   const o = plainObject('options', options);
-  const steps = optional(o.steps, 1000, (v) => integer('options.steps', v, { max: m.maxRaceSteps }));
+  const steps = optional(o.steps, 1000, (v) => integer('options.steps', v, { max: m._maxRaceSteps }));
   const raceOptions = {
     models: raceModels(core, o.models),
     widthRule: optional(o.widthRule, 'budget', (v) => oneOf('options.widthRule', v, ['budget', 'shazeer'])),
     steps,
-    seeds: optional(o.seeds, 3, (v) => integer('options.seeds', v, { max: m.maxRaceSeeds })),
-    budget: optional(o.budget, 128, (v) => integer('options.budget', v, { max: m.maxRaceBudget })),
-    mlpHidden: optional(o.mlpHidden, 32, (v) => integer('options.mlpHidden', v, { max: m.maxTrainerUnits })),
+    seeds: optional(o.seeds, 3, (v) => integer('options.seeds', v, { max: m._maxRaceSeeds })),
+    budget: optional(o.budget, 128, (v) => integer('options.budget', v, { max: m._maxRaceBudget })),
+    mlpHidden: optional(o.mlpHidden, 32, (v) => integer('options.mlpHidden', v, { max: m._maxTrainerUnits })),
   };
   const train = trainOptions(core, { evalEvery: Math.max(1, Math.ceil(steps / 100)), ...o }, { kind: 'gated' });
   const { data, points } = nestedData(core, o);
   const models = core.heap.call([points.x, points.y], [], (px, py) => {
     const x = points.count ? px : 0, y = points.count ? py : 0;
-    throwCoreError(m.paValidateRace(raceOptions, train, data, x, y, points.count), OPTIONS);
-    return using(m.paRunRace(raceOptions, train, data, x, y, points.count), (run) => readRace(core, run));
+    throwCoreError(m._paValidateRace(raceOptions, train, data, x, y, points.count), OPTIONS);
+    return using(m._paRunRace(raceOptions, train, data, x, y, points.count), (run) => readRace(core, run));
   })[0];
   return { models, options: { ...raceOptions, models: raceOptions.models.split(','), train, data } };
 }

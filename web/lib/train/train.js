@@ -19,11 +19,11 @@ export function installTrain(core) {
     /** { task, xTrain, yTrain, xTest, yTest } of one task, named by its options. */
     make(task, options) {
       const { data, points } = dataOptions(core, task, options, 'options');
-      const sizes = m.paDatasetSizes(data, points.count);
+      const sizes = m._paDatasetSizes(data, points.count);
       throwCoreError(sizes.error, OPTIONS);
       const [error, xTrain, yTrain, xTest, yTest] = core.heap.call([points.x, points.y],
         [2 * sizes.train, sizes.train, 2 * sizes.test, sizes.test],
-        (px, py, a, b, c, d) => m.paMakeDataset(data, points.count ? px : 0, points.count ? py : 0, points.count, a, b, c, d));
+        (px, py, a, b, c, d) => m._paMakeDataset(data, points.count ? px : 0, points.count ? py : 0, points.count, a, b, c, d));
       throwCoreError(error, OPTIONS);
       return { task, xTrain, yTrain, xTest, yTest };
     },
@@ -37,8 +37,8 @@ export function installTrain(core) {
     const { data, points } = nestedData(core, o);
     const [handle] = core.heap.call([points.x, points.y], [], (px, py) => {
       const x = points.count ? px : 0, y = points.count ? py : 0;
-      throwCoreError(m.paValidateTrainer(train, data, x, y, points.count), OPTIONS);
-      return m.paCreateTrainer(train, data, x, y, points.count);
+      throwCoreError(m._paValidateTrainer(train, data, x, y, points.count), OPTIONS);
+      return m._paCreateTrainer(train, data, x, y, points.count);
     });
     return new Trainer(core, handle, { ...train, data: { ...data } });
   }

@@ -49,7 +49,7 @@ export class Trainer extends Owned {
    */
   step(n = 1) {
     const handle = handleOf(this);
-    integer('n', n, { max: this.#core.module.maxStepsPerCall });
+    integer('n', n, { max: this.#core.module._maxStepsPerCall });
     const before = handle.historySize();
     const r = handle.step(n);
     throwCoreError(r.error, { argument: 'n', fields: [] });
@@ -70,7 +70,7 @@ export class Trainer extends Owned {
   /** The raw output on a size × size grid of [−extent, extent]², row 0 at y = +extent. */
   grid(size = 64, extent = 1.5) {
     const handle = handleOf(this);
-    integer('size', size, { min: 2, max: this.#core.module.maxGridSide });
+    integer('size', size, { min: 2, max: this.#core.module._maxGridSide });
     finiteNumber('extent', extent, { nonZero: true });
     if (extent < 0) fail('extent', 'positive', extent, 'out-of-range');
     const [error, out] = this.#core.heap.call([], [size * size], (p) => handle.grid(size, extent, p));
