@@ -21,15 +21,8 @@ Status to_config(const val& o, CemAttentionConfig& c) {
   if (Status e = seed_of(o, c.seed); !e.ok()) return e;
   if (Status e = parse_cem_diagonal(get<std::string>(o, "diagonal"), c.diagonal); !e.ok()) return e;
   if (Status e = parse_cem_precond(get<std::string>(o, "precond"), c.precond); !e.ok()) return e;
-  c = {get<int>(o, "d"),
-       get<int>(o, "heads"),
-       get<int>(o, "steps"),
-       get<float>(o, "eta"),
-       get<float>(o, "beta"),
-       c.diagonal,
-       c.precond,
-       get<int>(o, "precondRank"),
-       c.seed};
+  read_fields(o, "d", c.d, "heads", c.heads, "steps", c.steps, "eta", c.eta, "beta", c.beta, "precondRank",
+              c.precond_rank);
   return validate(c);
 }
 
@@ -39,14 +32,13 @@ Status to_config(const val& o, CemMlpConfig& c) {
   Status e = parse_cem_activation(activation, get<float>(o, "activationBeta"), c.activation);
   if (e.ok()) e = parse_cem_precond(get<std::string>(o, "precond"), c.precond);
   if (!e.ok()) return e;
-  c = {get<int>(o, "d"), get<int>(o, "hidden"),      c.activation, get<int>(o, "steps"), get<float>(o, "eta"),
-       c.precond,        get<int>(o, "precondRank"), c.seed};
+  read_fields(o, "d", c.d, "hidden", c.hidden, "steps", c.steps, "eta", c.eta, "precondRank", c.precond_rank);
   return validate(c);
 }
 
 Status to_config(const val& o, CemStdAttentionConfig& c) {
   if (Status e = seed_of(o, c.seed); !e.ok()) return e;
-  c = {get<int>(o, "d"), get<int>(o, "heads"), get<float>(o, "beta"), c.seed};
+  read_fields(o, "d", c.d, "heads", c.heads, "beta", c.beta);
   return validate(c);
 }
 
@@ -55,7 +47,7 @@ Status to_config(const val& o, CemGatedMlpConfig& c) {
   if (Status e = parse_cem_activation(get<std::string>(o, "activation"), get<float>(o, "activationBeta"), c.activation);
       !e.ok())
     return e;
-  c = {get<int>(o, "d"), get<int>(o, "hidden"), c.activation, c.seed};
+  read_fields(o, "d", c.d, "hidden", c.hidden);
   return validate(c);
 }
 

@@ -54,6 +54,15 @@ T get(const val& o, const char* name) {
   return o[name].template as<T>();
 }
 
+// Reads each ("name", member) pair: the field `name` of o into member, as the member's type. By
+// name, not by position, so a config's field order is free to change.
+inline void read_fields(const val&) {}
+template <class T, class... Rest>
+void read_fields(const val& o, const char* name, T& member, Rest&&... rest) {
+  member = o[name].template as<T>();
+  read_fields(o, std::forward<Rest>(rest)...);
+}
+
 // A JS object from ("name", value) pairs, its fields in that order.
 inline void set_fields(val&) {}
 template <class V, class... Rest>

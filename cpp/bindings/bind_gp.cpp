@@ -15,8 +15,8 @@ namespace {
 // The data part of the options.
 Status to_config(const val& o, GpDataConfig& c) {
   if (Status e = parse_gp_inputs(get<std::string>(o, "inputs"), c.inputs); !e.ok()) return e;
-  c = {get<int>(o, "dx"),           get<int>(o, "length"),      get<double>(o, "lengthScale"),
-       get<double>(o, "signalVar"), get<double>(o, "noiseStd"), c.inputs};
+  read_fields(o, "dx", c.dx, "length", c.length, "lengthScale", c.length_scale, "signalVar", c.signal_var, "noiseStd",
+              c.noise_std);
   return validate(c);
 }
 
@@ -35,22 +35,12 @@ Status to_config(const val& o, SessionConfig& c) {
   if (Status e = parse_cem_diagonal(get<std::string>(o, "diagonal"), s.diagonal); !e.ok()) return e;
   if (Status e = parse_cem_precond(get<std::string>(o, "precond"), s.precond); !e.ok()) return e;
   if (Status e = seed_of(o, t.seed); !e.ok()) return e;
-  t = {t.data,
-       get<int>(o, "d"),
-       get<int>(o, "layers"),
-       get<int>(o, "heads"),
-       get<int>(o, "hidden"),
-       get<float>(o, "eta"),
-       get<int>(o, "batch"),
-       get<float>(o, "lr"),
-       t.weight_decay,
-       get<float>(o, "clipNorm"),
-       get<int>(o, "warmup"),
-       t.decay_steps,
-       t.seed};
-  // mlp_steps 0 and eta 0: the MLP's T and η are the attention's (the JS API has one steps, one eta).
-  s = {family_name, s.family, get<int>(o, "steps"),    s.diagonal, s.precond, get<int>(o, "precondRank"),
-       0,           0.0f,     get<bool>(o, "learnEta")};
+  read_fields(o, "d", t.d, "layers", t.layers, "heads", t.heads, "hidden", t.hidden, "eta", t.eta, "batch", t.batch,
+              "lr", t.lr, "clipNorm", t.clip_norm, "warmup", t.warmup);
+  // mlp_steps 0 and eta 0 (the defaults): the MLP's T and η are the attention's (the JS API has
+  // one steps, one eta).
+  s.label = family_name;
+  read_fields(o, "steps", s.steps, "precondRank", s.precond_rank, "learnEta", s.learn_eta);
   return validate(t, c.spec);
 }
 

@@ -30,18 +30,11 @@ Status to_config(const val& j, LmConfig& c) {
   if (!e.ok()) return e;
   CemTransformerConfig& m = c.model;
   m.family = CemFamily::standard;
-  m.activation.beta = get<float>(j, "beta");
-  std::tie(m.d, m.layers, m.heads, m.hidden, m.mlp_rank) = std::tuple(
-      get<int>(j, "d"), get<int>(j, "layers"), get<int>(j, "heads"), get<int>(j, "hidden"), get<int>(j, "rank"));
-  m.mlp_symmetrize = get<float>(j, "symmetrize");
-  std::tie(c.context, c.batch, c.warmup, c.decay_steps) =
-      std::tuple(get<int>(j, "context"), get<int>(j, "batch"), get<int>(j, "warmup"), get<int>(j, "decaySteps"));
   OptimizerOptions& o = c.optimizer;
-  std::tie(o.learning_rate, o.weight_decay, o.clip_norm, o.momentum) =
-      std::tuple(get<float>(j, "learningRate"), get<float>(j, "weightDecay"), get<float>(j, "clipNorm"),
-                 get<float>(j, "momentum"));
-  c.mlp_init_rms = get<float>(j, "mlpInitRms");
-  c.gauge_fix = get<bool>(j, "gaugeFix");
+  read_fields(j, "beta", m.activation.beta, "d", m.d, "layers", m.layers, "heads", m.heads, "hidden", m.hidden, "rank",
+              m.mlp_rank, "symmetrize", m.mlp_symmetrize, "context", c.context, "batch", c.batch, "warmup", c.warmup,
+              "decaySteps", c.decay_steps, "learningRate", o.learning_rate, "weightDecay", o.weight_decay, "clipNorm",
+              o.clip_norm, "momentum", o.momentum, "mlpInitRms", c.mlp_init_rms, "gaugeFix", c.gauge_fix);
   c.data_seed = static_cast<std::uint64_t>(data_seed);
   return {};
 }

@@ -20,13 +20,7 @@ Status to_config(const val& o, LayerConfig& c) {
   if (Status e = parse_activation(get<std::string>(o, "activation"), "activation", c.activation.kind); !e.ok())
     return e;
   if (Status e = seed_of(o, c.seed); !e.ok()) return e;
-  c = {c.kind,
-       {c.activation.kind, get<float>(o, "beta")},
-       get<int>(o, "dIn"),
-       get<int>(o, "hidden"),
-       get<int>(o, "dOut"),
-       get<int>(o, "rank"),
-       c.seed};
+  read_fields(o, "beta", c.activation.beta, "dIn", c.d_in, "hidden", c.hidden, "dOut", c.d_out, "rank", c.rank);
   return validate(c);
 }
 
@@ -88,16 +82,8 @@ Status to_config(const val& j, CensusOptions& o) {
   const auto list = [&](const char* name) { return get<std::string>(j, name); };
   if (Status e = parse_census_lists(list("kinds"), list("activations"), list("ranks"), o); !e.ok()) return e;
   if (Status e = seed_of(j, o.seed); !e.ok()) return e;
-  o = {o.kinds,
-       o.activations,
-       o.ranks,
-       get<int>(j, "dIn"),
-       get<int>(j, "hidden"),
-       get<int>(j, "dOut"),
-       get<float>(j, "beta"),
-       o.seed,
-       get<int>(j, "inputs"),
-       get<double>(j, "threshold")};
+  read_fields(j, "dIn", o.d_in, "hidden", o.hidden, "dOut", o.d_out, "beta", o.beta, "inputs", o.inputs, "threshold",
+              o.threshold);
   return validate(o);
 }
 
@@ -135,7 +121,7 @@ Status to_config(const val& j, RankApproxOptions& o) {
       parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation", o.activation);
   if (e.ok()) e = seed_of(j, o.seed);
   if (!e.ok()) return e;
-  o = {o.activation, get<int>(j, "dIn"), get<int>(j, "hidden"), get<int>(j, "dOut"), o.seed, get<int>(j, "inputs")};
+  read_fields(j, "dIn", o.d_in, "hidden", o.hidden, "dOut", o.d_out, "inputs", o.inputs);
   return validate(o);
 }
 

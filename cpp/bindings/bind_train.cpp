@@ -19,15 +19,8 @@ Status to_config(const val& j, DatasetOptions& o) {
   if (Status e = parse_layer_kind(get<std::string>(j, "teacherKind"), "teacher.kind", o.teacher_kind); !e.ok())
     return e;
   if (Status e = seed_of(j, o.seed); !e.ok()) return e;
-  o = {o.task,
-       get<int>(j, "count"),
-       get<float>(j, "noise"),
-       get<float>(j, "trainFraction"),
-       o.seed,
-       o.teacher_kind,
-       {},
-       get<int>(j, "teacherHidden"),
-       get<int>(j, "teacherRank")};
+  read_fields(j, "count", o.count, "noise", o.noise, "trainFraction", o.train_fraction, "teacherHidden",
+              o.teacher_hidden, "teacherRank", o.teacher_rank);
   const Status e = parse_activation_spec(get<std::string>(j, "teacherActivation"), get<float>(j, "teacherBeta"),
                                          "teacher.activation", o.teacher_activation);
   return e.ok() ? validate_task(o) : e;
@@ -48,14 +41,10 @@ Status to_config(const val& j, TrainerOptions& t) {
   if (e.ok())
     e = parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation", l.activation);
   if (!e.ok()) return e;
-  l = {l.kind, l.activation, l.d_in, get<int>(j, "hidden"), l.d_out, get<int>(j, "rank"), l.seed};
-  t = {l,
-       get<bool>(j, "biasFeature"),
-       t.loss,
-       {t.optimizer.kind, get<float>(j, "learningRate"), get<float>(j, "momentum"), get<float>(j, "beta1"),
-        get<float>(j, "beta2"), get<float>(j, "epsilon")},
-       get<int>(j, "batchSize"),
-       get<int>(j, "evalEvery")};
+  OptimizerOptions& p = t.optimizer;
+  read_fields(j, "hidden", l.hidden, "rank", l.rank, "biasFeature", t.bias_feature, "learningRate", p.learning_rate,
+              "momentum", p.momentum, "beta1", p.beta1, "beta2", p.beta2, "epsilon", p.epsilon, "batchSize",
+              t.batch_size, "evalEvery", t.eval_every);
   return validate(t);
 }
 
@@ -111,9 +100,7 @@ Status to_race(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count
   const std::string models = get<std::string>(r, "models");
   if (Status e = parse_race_models(models, get<float>(t, "beta"), o.models); !e.ok()) return e;
   if (Status e = parse_width_rule(get<std::string>(r, "widthRule"), o.width_rule); !e.ok()) return e;
-  o = {o.data,       o.user_data,           o.trainer,
-       o.models,     get<int>(r, "steps"),  get<int>(r, "seeds"),
-       o.width_rule, get<int>(r, "budget"), get<int>(r, "mlpHidden")};
+  read_fields(r, "steps", o.steps, "seeds", o.seeds, "budget", o.budget, "mlpHidden", o.mlp_hidden);
   return validate(o);
 }
 
