@@ -4,8 +4,8 @@
 //  - arrays cross as heap pointers (Ptr) to float32 buffers that web/lib/heap.js copies in and
 //    out; what the core computes in double is rounded to float on the way out;
 //  - a problem comes back as the core's Status (exceptions are disabled in this build), alone
-//    or as the `error` of an object; JS sees {code, field, message} in its own names (js_field,
-//    js_message below) and web/lib/core/errors.js throws it. The JS layer checks types first,
+//    or as the `error` of an object; JS sees {code, field, message} in its own names (js_names
+//    below, applied by bind_base.cpp's Status getters) and web/lib/core/errors.js throws it. The JS layer checks types first,
 //    these calls check again what C++ relies on;
 //  - an options object is a JS object (val) whose every field web/lib/ fills in, read by a
 //    to_config(options, config) that returns ok or the first problem.

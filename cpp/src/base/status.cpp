@@ -25,7 +25,7 @@ Status Status::within(std::string_view scope) const {
   return {code, field.empty() ? s : s + "." + field, s + ": " + message};
 }
 
-Status unknown_choice(std::string_view field, std::initializer_list<std::string_view> choices, std::string_view got) {
+Status unknown_choice(std::string_view field, const std::vector<std::string_view>& choices, std::string_view got) {
   std::string list;
   std::size_t i = 0;
   for (std::string_view c : choices) {

@@ -27,35 +27,29 @@ const char* cem_precond_name(CemPrecond v) {
 const char* cem_family_name(CemFamily v) { return v == CemFamily::cem ? "cem" : "standard"; }
 
 std::optional<CemDiagonal> parse_cem_diagonal(std::string_view name) {
-  for (CemDiagonal v : {CemDiagonal::none, CemDiagonal::per_head, CemDiagonal::shared}) {
-    if (name == cem_diagonal_name(v)) return v;
-  }
-  return std::nullopt;
+  CemDiagonal v{};
+  return parse_cem_diagonal(name, v).ok() ? std::optional<CemDiagonal>(v) : std::nullopt;
 }
 
 std::optional<CemPrecond> parse_cem_precond(std::string_view name) {
-  for (CemPrecond v : {CemPrecond::none, CemPrecond::paper, CemPrecond::psd}) {
-    if (name == cem_precond_name(v)) return v;
-  }
-  return std::nullopt;
+  CemPrecond v{};
+  return parse_cem_precond(name, v).ok() ? std::optional<CemPrecond>(v) : std::nullopt;
 }
 
 std::optional<CemFamily> parse_cem_family(std::string_view name) {
-  for (CemFamily v : {CemFamily::cem, CemFamily::standard}) {
-    if (name == cem_family_name(v)) return v;
-  }
-  return std::nullopt;
+  CemFamily v{};
+  return parse_cem_family(name, v).ok() ? std::optional<CemFamily>(v) : std::nullopt;
 }
 
 Status parse_cem_diagonal(std::string_view name, CemDiagonal& out) {
-  return choose(parse_cem_diagonal(name == "per-head" ? "per_head" : name), "diagonal", {"none", "per_head", "shared"},
-                name, out);
+  return parse_choice(name == "per-head" ? "per_head" : name, "diagonal",
+                      {CemDiagonal::none, CemDiagonal::per_head, CemDiagonal::shared}, cem_diagonal_name, out);
 }
 Status parse_cem_precond(std::string_view name, CemPrecond& out) {
-  return choose(parse_cem_precond(name), "precond", {"none", "paper", "psd"}, name, out);
+  return parse_choice(name, "precond", {CemPrecond::none, CemPrecond::paper, CemPrecond::psd}, cem_precond_name, out);
 }
 Status parse_cem_family(std::string_view name, CemFamily& out) {
-  return choose(parse_cem_family(name), "family", {"cem", "standard"}, name, out);
+  return parse_choice(name, "family", {CemFamily::cem, CemFamily::standard}, cem_family_name, out);
 }
 
 Status cem_check_call(int n, const void* in, const void* out) {
@@ -75,11 +69,9 @@ Status cem_check_trajectory(int n, int d, int steps) {
 }
 
 Status parse_cem_activation(std::string_view name, float swish_beta, ActivationSpec& out) {
-  const auto a = parse_activation(name);
-  if (!a)
-    return invalid_value("activation",
-                         "activation must be one of the catalogue names (got '" + std::string(name) + "')");
-  out = {*a, *a == Activation::swish ? swish_beta : 1.0f};
+  Activation a{};
+  if (Status e = parse_activation(name, "activation", a); !e.ok()) return e;
+  out = {a, a == Activation::swish ? swish_beta : 1.0f};
   return {};
 }
 

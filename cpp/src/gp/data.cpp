@@ -14,13 +14,12 @@ namespace gatelab {
 const char* gp_inputs_name(GpInputs v) { return v == GpInputs::normal ? "normal" : "uniform"; }
 
 std::optional<GpInputs> parse_gp_inputs(std::string_view name) {
-  if (name == "uniform") return GpInputs::uniform;
-  if (name == "normal") return GpInputs::normal;
-  return std::nullopt;
+  GpInputs v{};
+  return parse_gp_inputs(name, v).ok() ? std::optional<GpInputs>(v) : std::nullopt;
 }
 
 Status parse_gp_inputs(std::string_view name, GpInputs& out) {
-  return choose(parse_gp_inputs(name), "inputs", {"uniform", "normal"}, name, out);
+  return parse_choice(name, "inputs", {GpInputs::uniform, GpInputs::normal}, gp_inputs_name, out);
 }
 
 Status gp_validate_count(int count) {

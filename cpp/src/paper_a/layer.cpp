@@ -44,24 +44,20 @@ const char* layer_kind_name(LayerKind kind) {
 }
 
 std::optional<LayerKind> parse_layer_kind(std::string_view name) {
-  for (LayerKind k : {LayerKind::mlp, LayerKind::symmetric, LayerKind::gated}) {
-    if (name == layer_kind_name(k)) return k;
-  }
-  return std::nullopt;
+  LayerKind v{};
+  return parse_layer_kind(name, "kind", v).ok() ? std::optional<LayerKind>(v) : std::nullopt;
 }
 
 Status parse_layer_kind(std::string_view name, std::string_view field, LayerKind& out) {
-  return choose(parse_layer_kind(name), field, {"mlp", "symmetric", "gated"}, name, out);
+  return parse_choice(name, field, {LayerKind::mlp, LayerKind::symmetric, LayerKind::gated}, layer_kind_name, out);
 }
 
 Status parse_activation_spec(std::string_view name, float beta, std::string_view field, ActivationSpec& out) {
-  const auto a = parse_activation(name);
-  if (!a)
-    return invalid_value(field,
-                         std::string(field) + " must be one of the catalogue names (got '" + std::string(name) + "')");
+  Activation a{};
+  if (Status e = parse_activation(name, field, a); !e.ok()) return e;
   if (!std::isfinite(beta) || std::fabs(beta) > max_swish_beta)
     return out_of_range("beta", "beta must be finite with |beta| <= 100");
-  out = {*a, beta};
+  out = {a, beta};
   return {};
 }
 

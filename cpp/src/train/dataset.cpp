@@ -167,15 +167,15 @@ const char* task_name(Task task) {
 Task task_by_index(int i) { return static_cast<Task>(i); }
 
 std::optional<Task> parse_task(std::string_view name) {
-  for (int i = 0; i < task_count; ++i) {
-    if (name == task_name(task_by_index(i))) return task_by_index(i);
-  }
-  return std::nullopt;
+  Task v{};
+  return parse_task(name, v).ok() ? std::optional<Task>(v) : std::nullopt;
 }
 
 Status parse_task(std::string_view name, Task& out) {
-  return choose(parse_task(name), "task", {"circle", "xor", "gaussians", "spiral", "checkerboard", "teacher", "user"},
-                name, out);
+  return parse_choice(
+      name, "task",
+      {Task::circle, Task::xor_task, Task::gaussians, Task::spiral, Task::checkerboard, Task::teacher, Task::user},
+      task_name, out);
 }
 
 int train_count(int count, float fraction) {

@@ -20,22 +20,9 @@ int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget) {
 }
 
 Status parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer, LmConfig& c) {
-  const auto k = parse_layer_kind(kind);
-  if (!k)
-    return invalid_value("mlp.kind",
-                         "mlp.kind must be 'mlp', 'symmetric' or 'gated' (got '" + std::string(kind) + "')");
-  const auto a = parse_activation(activation);
-  if (!a)
-    return invalid_value("mlp.activation",
-                         "mlp.activation must be one of the catalogue names (got '" + std::string(activation) + "')");
-  const auto o = parse_optimizer(optimizer);
-  if (!o)
-    return invalid_value(
-        "optimizer", "optimizer must be 'sgd', 'momentum', 'adam' or 'adamw' (got '" + std::string(optimizer) + "')");
-  c.model.mlp_kind = *k;
-  c.model.activation.kind = *a;
-  c.optimizer.kind = *o;
-  return {};
+  if (Status e = parse_layer_kind(kind, "mlp.kind", c.model.mlp_kind); !e.ok()) return e;
+  if (Status e = parse_activation(activation, "mlp.activation", c.model.activation.kind); !e.ok()) return e;
+  return parse_optimizer(optimizer, c.optimizer.kind);
 }
 
 CemTransformerConfig lm_model_config(const LmConfig& c, const CharCorpus& corpus) {

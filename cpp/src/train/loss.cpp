@@ -59,13 +59,12 @@ void squared_error_chunk(const float* out, const float* labels, int n, float inv
 const char* loss_name(LossKind kind) { return kind == LossKind::mse ? "mse" : "cross_entropy"; }
 
 std::optional<LossKind> parse_loss(std::string_view name) {
-  if (name == "mse") return LossKind::mse;
-  if (name == "cross_entropy") return LossKind::cross_entropy;
-  return std::nullopt;
+  LossKind v{};
+  return parse_loss(name, v).ok() ? std::optional<LossKind>(v) : std::nullopt;
 }
 
 Status parse_loss(std::string_view name, LossKind& out) {
-  return choose(parse_loss(name), "loss", {"mse", "cross_entropy"}, name, out);
+  return parse_choice(name, "loss", {LossKind::mse, LossKind::cross_entropy}, loss_name, out);
 }
 
 LossValue evaluate_loss(LossKind kind, const float* out, const float* labels, int n, float* grad) {

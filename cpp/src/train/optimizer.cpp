@@ -18,14 +18,14 @@ const char* optimizer_name(OptimizerKind kind) {
 }
 
 std::optional<OptimizerKind> parse_optimizer(std::string_view name) {
-  for (OptimizerKind k : {OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adam, OptimizerKind::adamw}) {
-    if (name == optimizer_name(k)) return k;
-  }
-  return std::nullopt;
+  OptimizerKind v{};
+  return parse_optimizer(name, v).ok() ? std::optional<OptimizerKind>(v) : std::nullopt;
 }
 
 Status parse_optimizer(std::string_view name, OptimizerKind& out) {
-  return choose(parse_optimizer(name), "optimizer", {"sgd", "momentum", "adam", "adamw"}, name, out);
+  return parse_choice(name, "optimizer",
+                      {OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adam, OptimizerKind::adamw},
+                      optimizer_name, out);
 }
 
 Status validate(const OptimizerOptions& o) {

@@ -169,13 +169,13 @@ std::vector<RaceResult> run_race(const RaceOptions& o) {
 }
 
 std::optional<WidthRule> parse_width_rule(std::string_view name) {
-  if (name == "budget") return WidthRule::budget;
-  if (name == "shazeer") return WidthRule::shazeer;
-  return std::nullopt;
+  WidthRule v{};
+  return parse_width_rule(name, v).ok() ? std::optional<WidthRule>(v) : std::nullopt;
 }
 
 Status parse_width_rule(std::string_view name, WidthRule& out) {
-  return choose(parse_width_rule(name), "width_rule", {"budget", "shazeer"}, name, out);
+  const auto width_rule_name = [](WidthRule r) { return r == WidthRule::budget ? "budget" : "shazeer"; };
+  return parse_choice(name, "width_rule", {WidthRule::budget, WidthRule::shazeer}, width_rule_name, out);
 }
 
 Status parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out) {

@@ -46,7 +46,6 @@ struct [[nodiscard]] Status {
   Status within(std::string_view scope) const;
 };
 
-inline Status ok_status() { return {}; }
 inline Status make_status(ErrorCode code, std::string field, std::string message) {
   return {code, std::move(field), std::move(message)};
 }
@@ -70,15 +69,22 @@ inline Status invalid_state(std::string_view field, std::string message) {
 }
 
 // A name outside an option's choices: "<field> must be 'a', 'b' or 'c' (got 'x')".
-Status unknown_choice(std::string_view field, std::initializer_list<std::string_view> choices, std::string_view got);
-// The value an option's parse(name) found into out, else unknown_choice: how each area's
-// status-returning parse_* reads a name (paper_a/layer.hpp, cem/common.hpp, …).
-template <class T>
-Status choose(std::optional<T> parsed, std::string_view field, std::initializer_list<std::string_view> choices,
-              std::string_view got, T& out) {
-  if (!parsed) return unknown_choice(field, choices, got);
-  out = *parsed;
-  return {};
+Status unknown_choice(std::string_view field, const std::vector<std::string_view>& choices, std::string_view got);
+// The value among `values` that name_of calls `name`, into out; else unknown_choice listing
+// name_of of every value. How each area reads an option's name (paper_a/layer.hpp,
+// cem/common.hpp, …), its names coming from the area's own name function.
+template <class T, class NameOf>
+Status parse_choice(std::string_view name, std::string_view field, std::initializer_list<T> values, NameOf name_of,
+                    T& out) {
+  std::vector<std::string_view> names;
+  for (T v : values) {
+    if (name == name_of(v)) {
+      out = v;
+      return {};
+    }
+    names.emplace_back(name_of(v));
+  }
+  return unknown_choice(field, names, name);
 }
 
 // Whole names and what another naming calls them (the JS API's, in cpp/bindings/).
