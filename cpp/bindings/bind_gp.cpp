@@ -46,7 +46,7 @@ Status to_config(const val& o, SessionConfig& c) {
 
 GpSession* create_session(const val& o) {
   SessionConfig c;
-  to_config(o, c);
+  (void)to_config(o, c);  // valid: web/lib called _gpValidate first
   return new GpSession(c.train, c.spec);
 }
 

@@ -47,7 +47,7 @@ Status validate_session(const val& j, const Corpus& corpus) {
 
 LmSession* create_session(const val& j, const Corpus& corpus) {
   LmConfig c;
-  to_config(j, c);
+  (void)to_config(j, c);  // valid: web/lib called _lmValidateSession first
   return new LmSession(c, corpus.corpus);
 }
 

@@ -79,8 +79,8 @@ Status validate_trainer(const val& t, const val& d, Ptr x, Ptr y, int count) {
 Trainer* create_trainer(const val& t, const val& d, Ptr x, Ptr y, int count) {
   TrainerOptions o;
   DatasetOptions data;
-  to_config(t, o);
-  to_config(d, data);
+  (void)to_config(t, o);  // both valid: web/lib called _paValidateTrainer first
+  (void)to_config(d, data);
   return new Trainer(o, build_dataset(data, f32(x), f32(y), count));
 }
 
