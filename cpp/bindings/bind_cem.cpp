@@ -94,50 +94,45 @@ Status backward(L& layer, Ptr h, int n, Ptr grad_out, Ptr grad_h, Ptr grad_param
                    [&] { read_flat(layer.parameters(), f32(grad_params), true); });
 }
 
+// Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
+// clang-format off
 template <class L>
 class_<L> common_methods(const char* name) {
   return class_<L>(name)
       .function("parameterCount", &L::parameter_count)
-      .function(
-          "viewCount", +[](L& l) { return static_cast<int>(l.parameters().size()); })
+      .function("viewCount", +[](L& l) { return static_cast<int>(l.parameters().size()); })
       .function("viewName", &view_field<L, std::string, &ParamView<float>::name>)
       .function("viewSize", &view_field<L, int, &ParamView<float>::size>)
       .function("viewRows", &view_field<L, int, &ParamView<float>::rows>)
       .function("viewCols", &view_field<L, int, &ParamView<float>::cols>)
-      .function(
-          "getParams", +[](L& l, Ptr out) { read_flat(l.parameters(), f32(out)); })
+      .function("getParams", +[](L& l, Ptr out) { read_flat(l.parameters(), f32(out)); })
       .function("setParams", &set_params<L>)
-      .function(
-          "forward", +[](const L& l, Ptr h, int n, Ptr out) { return l.forward(f32(h), n, f32(out)); });
+      .function("forward", +[](const L& l, Ptr h, int n, Ptr out) { return l.forward(f32(h), n, f32(out)); });
 }
 
 template <class L>
 class_<L> cem_methods(const char* name) {
   return common_methods<L>(name)
-      .function(
-          "energy", +[](const L& l, Ptr h, int n, int i,
-                        Ptr y) { return number_from([&](double* e) { return l.energy(f32(h), n, i, f32(y), e); }); })
+      .function("energy", +[](const L& l, Ptr h, int n, int i, Ptr y) {
+        return number_from([&](double* e) { return l.energy(f32(h), n, i, f32(y), e); });
+      })
       .function("energyGradient", &energy_gradient<L>)
       .function("energyTrace", &energy_trace<L>)
-      .function(
-          "trajectory", +[](const L& l, Ptr h, int n, Ptr out) { return l.trajectory(f32(h), n, f32(out)); })
+      .function("trajectory", +[](const L& l, Ptr h, int n, Ptr out) { return l.trajectory(f32(h), n, f32(out)); })
       .function("energyGrid", &energy_grid<L>)
-      .function(
-          "minEigenvalue",
-          +[](const L& l) { return number_from([&](double* v) { return l.precond_min_eigenvalue(v); }); })
-      .function(
-          "preconditioner",
-          +[](const L& l, Ptr out) {  // P, d × d, row-major
-            const std::size_t d = l.config().d;
-            return through_doubles(d * d, out, [&](double* p) { return l.precond_dense(p); });
-          })
-      .function(
-          "spectrum",
-          +[](const L& l, Ptr out) {  // the d eigenvalues of P, ascending
-            return through_doubles(l.config().d, out, [&](double* values) { return l.precond_spectrum(values); });
-          })
+      .function("minEigenvalue", +[](const L& l) {
+        return number_from([&](double* v) { return l.precond_min_eigenvalue(v); });
+      })
+      .function("preconditioner", +[](const L& l, Ptr out) {  // P, d × d, row-major
+        const std::size_t d = l.config().d;
+        return through_doubles(d * d, out, [&](double* p) { return l.precond_dense(p); });
+      })
+      .function("spectrum", +[](const L& l, Ptr out) {  // the d eigenvalues of P, ascending
+        return through_doubles(l.config().d, out, [&](double* values) { return l.precond_spectrum(values); });
+      })
       .function("backward", &backward<L>);
 }
+// clang-format on
 
 }  // namespace
 

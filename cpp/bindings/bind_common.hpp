@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "gatelab/base/rng.hpp"
 #include "gatelab/base/status.hpp"
 #include "gatelab/paper_a/layer.hpp"
 
@@ -85,15 +86,10 @@ val number_from(Call call) {
   return number_result(error, value);
 }
 
-// A seed crosses as a JS number: an integer from 0 to 2³² − 1, else an error naming it.
-inline Status check_seed(double seed, std::string_view field = "seed") {
-  const bool ok = seed >= 0 && seed <= 4294967295.0 && std::floor(seed) == seed;
-  return ok ? Status{} : out_of_range(field, std::string(field) + " must be an integer from 0 to 4294967295");
-}
 // The seed field of an options object into seed (0 when it is not one), or why not.
 inline Status seed_of(const val& o, std::uint64_t& seed) {
   const double value = get<double>(o, "seed");
-  Status error = check_seed(value);
+  Status error = validate_seed(value);
   seed = error.ok() ? static_cast<std::uint64_t>(value) : 0;
   return error;
 }
@@ -144,15 +140,5 @@ struct Run {
   }
   int size() const { return static_cast<int>(rows.size()); }
 };
-
-// Factor `which` (0, 1, 2 = Q, K, V) of a paper-A layer's parameters, as JS indexes them.
-inline std::pair<const float*, std::size_t> layer_factor(const LayerParams& p, int which) {
-  const auto& t = which == 0 ? p.q : p.k;
-  return which == 0 || which == 1 ? std::pair(t.data(), t.size()) : std::pair(p.v.data(), p.v.size());
-}
-inline void copy_factors(const LayerParams& p, Ptr q, Ptr k, Ptr v) {
-  const Ptr out[] = {q, k, v};
-  for (int w = 0; w < 3; ++w) std::copy_n(layer_factor(p, w).first, layer_factor(p, w).second, f32(out[w]));
-}
 
 }  // namespace gatelab::bind

@@ -64,7 +64,7 @@ GpSequence sequence(const GpDataConfig& c, Ptr x, Ptr y) {
 Status sample(const val& o, double seed, int count, Ptr x, Ptr y) {
   GpDataConfig c;
   if (Status e = to_config(o, c); !e.ok()) return e;
-  if (Status e = check_seed(seed); !e.ok()) return e;
+  if (Status e = validate_seed(seed); !e.ok()) return e;
   return run_if_ok(gp_validate_count(count), [&] {
     const auto seqs = gp_sample_set(c, count, static_cast<std::uint64_t>(seed));
     for (int i = 0; i < count; ++i) {

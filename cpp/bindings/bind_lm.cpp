@@ -26,7 +26,7 @@ Status to_config(const val& j, LmConfig& c) {
                             get<std::string>(j, "optimizer"), c);
   if (e.ok()) e = seed_of(j, c.model.seed);
   const double data_seed = get<double>(j, "dataSeed");
-  if (e.ok()) e = check_seed(data_seed, "data_seed");
+  if (e.ok()) e = validate_seed(data_seed, "data_seed");
   if (!e.ok()) return e;
   CemTransformerConfig& m = c.model;
   m.family = CemFamily::standard;

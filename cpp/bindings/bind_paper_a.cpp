@@ -39,15 +39,8 @@ Status layer_backward(const Layer& layer, Ptr x, int rows, Ptr grad_out, Ptr gra
   return run_if_ok(validate_rows(rows, layer.max_rows()), [&] {
     LayerParams grads = zeros_like(layer.params());
     layer.backward(f32(x), rows, f32(grad_out), grad_x ? f32(grad_x) : nullptr, grads);
-    copy_factors(grads, gq, gk, gv);
+    copy_factors(grads, f32(gq), f32(gk), f32(gv));
   });
-}
-
-void set_params(Layer& layer, Ptr q, Ptr k, Ptr v) {
-  LayerParams& p = layer.params();
-  std::copy_n(f32(q), p.q.size(), p.q.begin());
-  std::copy_n(f32(k), p.k.size(), p.k.begin());
-  std::copy_n(f32(v), p.v.size(), p.v.begin());
 }
 
 val symmetry_gap(const Layer& layer, Ptr x, int rows, bool exchange, float alpha) {
@@ -61,19 +54,14 @@ val scaling_gap_units(const Layer& layer, Ptr x, int rows, Ptr alphas) {
   return number_result(e, e.ok() ? scaling_gap_per_unit(layer, f32(x), rows, f32(alphas)) : 0);
 }
 
-Status check_curve(int act, float lo, float hi, int n) {
-  if (act < 0 || act >= activation_count) return invalid_value("", "unknown activation index " + std::to_string(act));
-  return validate_curve(lo, hi, n);
-}
-
 Status plane(int act, float beta, float lo, float hi, int n, Ptr out) {
-  return run_if_ok(check_curve(act, lo, hi, n), [&] {
+  return run_if_ok(validate_activation_curve(act, lo, hi, n), [&] {
     exchange_plane({activation_by_index(act), beta}, lo, hi, n, f32(out));
   });
 }
 
 Status curve(int act, float beta, float lo, float hi, int n, Ptr z, Ptr value, Ptr derivative, Ptr ratio) {
-  return run_if_ok(check_curve(act, lo, hi, n), [&] {
+  return run_if_ok(validate_activation_curve(act, lo, hi, n), [&] {
     activation_curve({activation_by_index(act), beta}, lo, hi, n, f32(z), f32(value), f32(derivative), f32(ratio));
   });
 }
@@ -93,23 +81,18 @@ CensusRun* run_census_js(const val& j) {
   return new CensusRun(to_config(j, o), [&] { return run_census(o); });
 }
 
-// Row i, or one of empty strings, zeros and false when there is no row i.
+// Row i (null when there is none).
 val census_row_js(const CensusRun& run, int i) {
-  static const CensusRow none = [] {
-    CensusRow r;
-    r.config = {LayerKind::gated, {}, 0, 0, 0, 0, 0};
-    return r;
-  }();
-  const bool ok = i >= 0 && i < run.size();
-  const CensusRow& r = ok ? run.rows[i] : none;
+  if (i < 0 || i >= run.size()) return val::null();
+  const CensusRow& r = run.rows[i];
   const LayerConfig& c = r.config;
-  return object_of(
-      "kind", ok ? layer_kind_name(c.kind) : "", "activation", ok ? activation_name(c.activation.kind) : "",
-      "explanation", r.predicted.explanation, "rank", c.kind == LayerKind::mlp ? 1 : c.rank, "dIn", c.d_in, "hidden",
-      c.hidden, "dOut", c.d_out, "parameters", static_cast<int>(r.parameters), "inputs", r.inputs, "jacobianRank",
-      r.jacobian_rank, "measured", r.measured, "predicted", r.predicted.count, "keptMin", r.kept_min, "droppedMax",
-      r.dropped_max, "gapDecades", r.gap_decades, "exchangeGap", r.exchange_gap, "exchangeApplicable",
-      r.exchange_applicable, "exchangePredicted", r.exchange_predicted, "exchangeMeasured", r.exchange_measured);
+  return object_of("kind", layer_kind_name(c.kind), "activation", activation_name(c.activation.kind), "explanation",
+                   r.predicted.explanation, "rank", c.kind == LayerKind::mlp ? 1 : c.rank, "dIn", c.d_in, "hidden",
+                   c.hidden, "dOut", c.d_out, "parameters", static_cast<int>(r.parameters), "inputs", r.inputs,
+                   "jacobianRank", r.jacobian_rank, "measured", r.measured, "predicted", r.predicted.count, "keptMin",
+                   r.kept_min, "droppedMax", r.dropped_max, "gapDecades", r.gap_decades, "exchangeGap", r.exchange_gap,
+                   "exchangeApplicable", r.exchange_applicable, "exchangePredicted", r.exchange_predicted,
+                   "exchangeMeasured", r.exchange_measured);
 }
 
 void census_spectrum(const CensusRun& run, int i, Ptr out) {
@@ -158,11 +141,13 @@ EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
       .function("options", &layer_options)
       .function("maxRows", &Layer::max_rows)
       .function("parameterCount", &Layer::parameter_count)
-      .function("paramSize", +[](const Layer& l, int which) { return int(layer_factor(l.params(), which).second); })
+      .function("paramSize", +[](const Layer& l, int which) { return int(factor_size(l.params(), which)); })
       .function("forward", &layer_forward)
       .function("backward", &layer_backward)
-      .function("getParams", +[](const Layer& l, Ptr q, Ptr k, Ptr v) { copy_factors(l.params(), q, k, v); })
-      .function("setParams", &set_params)
+      .function("getParams", +[](const Layer& l, Ptr q, Ptr k, Ptr v) {
+        copy_factors(l.params(), f32(q), f32(k), f32(v));
+      })
+      .function("setParams", +[](Layer& l, Ptr q, Ptr k, Ptr v) { set_factors(l.params(), f32(q), f32(k), f32(v)); })
       .function("exchanged", +[](const Layer& l) { return new Layer(l.exchanged()); }, allow_raw_pointers())
       .function("rescaled", +[](const Layer& l, float alpha) { return new Layer(l.rescaled(alpha)); },
                 allow_raw_pointers());

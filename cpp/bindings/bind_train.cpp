@@ -115,14 +115,13 @@ RaceRun* run_race_js(const val& r, const val& t, const val& d, Ptr x, Ptr y, int
   return new RaceRun(to_race(r, t, d, x, y, count, o), [&] { return run_race(o); });
 }
 
-// Model i, or one of empty strings and zeros when there is no model i.
+// Model i (null when there is none).
 val model(const RaceRun& run, int i) {
-  static const RaceResult none{};
-  const bool ok = i >= 0 && i < run.size();
-  const RaceResult& r = ok ? run.rows[i] : none;
-  return object_of("label", r.label, "kind", ok ? layer_kind_name(r.model.kind) : "", "activation",
-                   ok ? activation_name(r.model.activation.kind) : "", "firstDivergence", r.first_divergence, "hidden",
-                   r.hidden, "parameters", static_cast<int>(r.parameters), "diverged", r.diverged);
+  if (i < 0 || i >= run.size()) return val::null();
+  const RaceResult& r = run.rows[i];
+  return object_of("label", r.label, "kind", layer_kind_name(r.model.kind), "activation",
+                   activation_name(r.model.activation.kind), "firstDivergence", r.first_divergence, "hidden", r.hidden,
+                   "parameters", static_cast<int>(r.parameters), "diverged", r.diverged);
 }
 
 // out: race_curve_floats() floats in copy_race_curves' layout.
@@ -156,8 +155,10 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
       .function("setLearningRate", +[](Trainer& t, float lr) {
         return run_if_ok(validate_learning_rate(lr), [&] { t.set_learning_rate(lr); });
       })
-      .function("paramSize", +[](const Trainer& t, int w) { return int(layer_factor(t.layer().params(), w).second); })
-      .function("getParams", +[](const Trainer& t, Ptr q, Ptr k, Ptr v) { copy_factors(t.layer().params(), q, k, v); })
+      .function("paramSize", +[](const Trainer& t, int w) { return int(factor_size(t.layer().params(), w)); })
+      .function("getParams", +[](const Trainer& t, Ptr q, Ptr k, Ptr v) {
+        copy_factors(t.layer().params(), f32(q), f32(k), f32(v));
+      })
       .function("count", +[](const Trainer& t, int which) {
         return static_cast<int>((which == 0 ? t.data().y_train : t.data().y_test).size());
       })

@@ -3,8 +3,15 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 
 namespace gatelab {
+
+Status validate_seed(double seed, std::string_view field) {
+  // In range first (NaN fails it), so the round trip through an integer is defined.
+  const bool ok = seed >= 0 && seed <= 4294967295.0 && static_cast<double>(static_cast<std::uint64_t>(seed)) == seed;
+  return ok ? Status{} : out_of_range(field, std::string(field) + " must be an integer from 0 to 4294967295");
+}
 
 Pcg32::Pcg32(std::uint64_t seed, std::uint64_t stream) : increment_((stream << 1u) | 1u) {
   // The reference pcg32_srandom_r sequence: advance, add the seed, advance.

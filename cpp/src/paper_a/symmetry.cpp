@@ -34,6 +34,12 @@ Status validate_curve(float lo, float hi, int n) {
   return {};
 }
 
+Status validate_activation_curve(int activation, float lo, float hi, int n) {
+  if (activation < 0 || activation >= activation_count)
+    return invalid_value("", "unknown activation index " + std::to_string(activation));
+  return validate_curve(lo, hi, n);
+}
+
 double relative_gap(const float* a, const float* b, std::size_t n) {
   double diff = 0.0, norm = 0.0;
   for (std::size_t i = 0; i < n; ++i) {

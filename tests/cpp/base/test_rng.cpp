@@ -1,14 +1,18 @@
 // PCG32 golden values (from the reference implementation's demo: seed 42, stream 54) and
-// normals whose hash must match natively and in wasm.
+// normals whose hash must match natively and in wasm; and which JS numbers are seeds.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "gatelab/base/rng.hpp"
 
+using gatelab::ErrorCode;
 using gatelab::Pcg32;
+using gatelab::Status;
+using gatelab::validate_seed;
 
 TEST(Pcg32, MatchesReferenceSequence) {
   Pcg32 rng(42u, 54u);
@@ -62,4 +66,17 @@ TEST(Pcg32, NormalsAreTheSameBitsEverywhere) {
 TEST(PortableLog, AgreesWithStdLog) {
   const double xs[] = {1e-300, 4.9e-324, 0.1, 0.5, 0.7071, 1.0, 1.0000001, 2.0, 3.14159, 1e10, 1.7e308};
   for (double x : xs) EXPECT_NEAR(gatelab::portable_log(x), std::log(x), 4e-16 * std::fabs(std::log(x)) + 1e-300) << x;
+}
+
+TEST(Seed, AJsNumberIsASeedWhenItIsAnIntegerFromZeroTo2To32Minus1) {
+  EXPECT_TRUE(validate_seed(0).ok());
+  EXPECT_TRUE(validate_seed(4294967295.0).ok());
+  for (double bad : {-1.0, 0.5, 4294967296.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    const Status e = validate_seed(bad);
+    EXPECT_EQ(e.code, ErrorCode::out_of_range) << bad;
+    EXPECT_EQ(e.field, "seed");
+    EXPECT_EQ(e, "seed must be an integer from 0 to 4294967295");
+  }
+  EXPECT_EQ(validate_seed(-3, "data_seed").field, "data_seed");
+  EXPECT_EQ(validate_seed(-3, "data_seed"), "data_seed must be an integer from 0 to 4294967295");
 }

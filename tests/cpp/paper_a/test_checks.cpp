@@ -53,3 +53,15 @@ TEST(Checks, CurvesNeedAFiniteIntervalAndAPointCount) {
   EXPECT_EQ(validate_curve(-1, 1, 1), "n must be an integer from 2 to 2048");
   EXPECT_EQ(validate_curve(-1, 1, max_curve_points + 1), "n must be an integer from 2 to 2048");
 }
+
+TEST(Checks, ActivationCurvesAlsoNeedACatalogueIndex) {
+  EXPECT_EQ(validate_activation_curve(0, -1, 1, 2), "");
+  EXPECT_EQ(validate_activation_curve(activation_count - 1, -1, 1, 2), "");
+  const Status unknown = validate_activation_curve(activation_count, -1, 1, 2);
+  EXPECT_EQ(unknown.code, ErrorCode::invalid_value);
+  EXPECT_EQ(unknown, "unknown activation index " + std::to_string(activation_count));
+  EXPECT_EQ(validate_activation_curve(-1, -1, 1, 2), "unknown activation index -1");
+  // The index is checked first; with a good index the interval checks are validate_curve's.
+  EXPECT_EQ(validate_activation_curve(-1, 1, 1, 1), "unknown activation index -1");
+  EXPECT_EQ(validate_activation_curve(0, 1, 1, 10), validate_curve(1, 1, 10));
+}

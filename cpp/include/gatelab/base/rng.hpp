@@ -6,8 +6,15 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
+
+#include "gatelab/base/status.hpp"
 
 namespace gatelab {
+
+// A seed as a JS number arrives: ok when it is an integer from 0 to 2³² − 1 (so it converts to
+// std::uint64_t exactly), else out_of_range naming field.
+Status validate_seed(double seed, std::string_view field = "seed");
 
 class Pcg32 {
  public:

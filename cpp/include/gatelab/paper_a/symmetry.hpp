@@ -22,6 +22,8 @@ Status validate_symmetry_probe(const Layer& layer, int rows);
 // ok when lo and hi are finite with lo < hi and 2 ≤ n ≤ max_curve_points (exchange_plane,
 // activation_curve); else a status naming them.
 Status validate_curve(float lo, float hi, int n);
+// validate_curve, after checking that `activation` is a catalogue index (activation_by_index).
+Status validate_activation_curve(int activation, float lo, float hi, int n);
 
 // ‖a − b‖_F / ‖a‖_F over n floats, accumulated in double (0 when both are zero).
 double relative_gap(const float* a, const float* b, std::size_t n);
