@@ -64,26 +64,10 @@ Status set_params(L& layer, Ptr in) {
   return in ? write_flat(layer.parameters(), f32(in)) : invalid_value("params", "params must not be null");
 }
 
-// out: (d) = ∇_y ε(y | context of token i).
-template <class L>
-Status energy_gradient(const L& layer, Ptr h, int n, int i, Ptr y, Ptr out) {
-  return through_doubles(layer.config().d, out,
-                         [&](double* g) { return layer.energy_gradient(f32(h), n, i, f32(y), g); });
-}
-
-// out: (n, T+1).
-template <class L>
-Status energy_trace(const L& layer, Ptr h, int n, Ptr out) {
-  const std::size_t size = n >= 1 && n <= cem_max_rows ? std::size_t(n) * (layer.config().steps + 1) : 0;
-  return through_doubles(size, out, [&](double* t) { return layer.energy_trace(f32(h), n, t); });
-}
-
 // out: (G, G); axes = [a₀ | a₁], each (d).
 template <class L>
 Status energy_grid(const L& layer, Ptr h, int n, int i, Ptr origin, Ptr axes, float lo, float hi, int g, Ptr out) {
-  const CemSlice slice{f32(origin), f32(axes), lo, hi, g};
-  return through_doubles(g >= 2 && g <= cem_max_grid ? std::size_t(g) * g : 0, out,
-                         [&](double* grid) { return cem_energy_grid(layer, f32(h), n, i, slice, grid); });
+  return energy_grid_f32(layer, f32(h), n, i, CemSlice{f32(origin), f32(axes), lo, hi, g}, f32(out));
 }
 
 // Writes dL/dh (n, d) and dL/dθ (concatenated like get_params).
@@ -116,20 +100,17 @@ class_<L> cem_methods(const char* name) {
       .function("energy", +[](const L& l, Ptr h, int n, int i, Ptr y) {
         return number_from([&](double* e) { return l.energy(f32(h), n, i, f32(y), e); });
       })
-      .function("energyGradient", &energy_gradient<L>)
-      .function("energyTrace", &energy_trace<L>)
+      .function("energyGradient", +[](const L& l, Ptr h, int n, int i, Ptr y, Ptr out) {  // (d) = ∇_y ε(y | h, i)
+        return energy_gradient_f32(l, f32(h), n, i, f32(y), f32(out));
+      })
+      .function("energyTrace", +[](const L& l, Ptr h, int n, Ptr out) { return energy_trace_f32(l, f32(h), n, f32(out)); })
       .function("trajectory", +[](const L& l, Ptr h, int n, Ptr out) { return l.trajectory(f32(h), n, f32(out)); })
       .function("energyGrid", &energy_grid<L>)
       .function("minEigenvalue", +[](const L& l) {
         return number_from([&](double* v) { return l.precond_min_eigenvalue(v); });
       })
-      .function("preconditioner", +[](const L& l, Ptr out) {  // P, d × d, row-major
-        const std::size_t d = l.config().d;
-        return through_doubles(d * d, out, [&](double* p) { return l.precond_dense(p); });
-      })
-      .function("spectrum", +[](const L& l, Ptr out) {  // the d eigenvalues of P, ascending
-        return through_doubles(l.config().d, out, [&](double* values) { return l.precond_spectrum(values); });
-      })
+      .function("preconditioner", +[](const L& l, Ptr out) { return precond_dense_f32(l, f32(out)); })
+      .function("spectrum", +[](const L& l, Ptr out) { return precond_spectrum_f32(l, f32(out)); })
       .function("backward", &backward<L>);
 }
 // clang-format on

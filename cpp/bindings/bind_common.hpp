@@ -1,22 +1,19 @@
 // What the binding files share. The bindings (and bench/module) are the only C++ that includes
 // Emscripten headers: registrations (the Embind names web/lib/ wraps into the public API) and
 // conversions between JS values and core types, nothing that computes. Conventions:
-//  - arrays cross as heap pointers (Ptr) to float32 buffers that web/lib/heap.js copies in and
-//    out; what the core computes in double is rounded to float on the way out;
-//  - a problem comes back as the core's Status (exceptions are disabled in this build), alone
-//    or as the `error` of an object; JS sees {code, field, message} in its own names (js_names
-//    below, applied by bind_base.cpp's Status getters) and web/lib/core/errors.js throws it. The JS layer checks types first,
-//    these calls check again what C++ relies on;
-//  - an options object is a JS object (val) whose every field web/lib/ fills in, read by a
-//    to_config(options, config) that returns ok or the first problem.
-//  - every module-level name (functions, constants) starts with `_` (`_createLayer`): the raw
-//    module is web/lib's private core, and the public API (lab.createLayer) owns the plain names.
+//  - arrays cross as heap pointers (Ptr) to float32 buffers that web/lib/core/heap.js copies;
+//  - a problem comes back as the core's Status (exceptions are off in this build), alone or as
+//    the `error` of an object, which JS sees as {code, field, message} in its own names
+//    (js_names) and web/lib/core/errors.js throws; JS checks types first, these calls check
+//    again what C++ relies on;
+//  - an options object (val) is read by a to_config(options, config) that returns its Status;
+//  - every module-level name starts with `_` (`_createLayer`): the raw module is web/lib's
+//    private core, and the public API (lab.createLayer) owns the plain names.
 #pragma once
 
 #include <emscripten/bind.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -25,7 +22,6 @@
 
 #include "gatelab/base/rng.hpp"
 #include "gatelab/base/status.hpp"
-#include "gatelab/paper_a/layer.hpp"
 
 namespace gatelab::bind {
 

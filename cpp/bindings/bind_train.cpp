@@ -56,17 +56,11 @@ val sizes(const val& j, int user_count) {
   return object_of("error", e, "train", train, "test", test);
 }
 
-void copy_dataset(const Dataset& d, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
-  copy_out(d.x_train, xtr);
-  copy_out(d.y_train, ytr);
-  copy_out(d.x_test, xte);
-  copy_out(d.y_test, yte);
-}
-
 Status make_dataset_into(const val& j, Ptr x, Ptr y, int count, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
   DatasetOptions o;
-  return run_if_ok(to_data(j, x, y, count, o),
-                   [&] { copy_dataset(build_dataset(o, f32(x), f32(y), count), xtr, ytr, xte, yte); });
+  return run_if_ok(to_data(j, x, y, count, o), [&] {
+    copy_dataset(build_dataset(o, f32(x), f32(y), count), f32(xtr), f32(ytr), f32(xte), f32(yte));
+  });
 }
 
 Status validate_trainer(const val& t, const val& d, Ptr x, Ptr y, int count) {
@@ -163,7 +157,7 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
         return static_cast<int>((which == 0 ? t.data().y_train : t.data().y_test).size());
       })
       .function("getData", +[](const Trainer& t, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
-        copy_dataset(t.data(), xtr, ytr, xte, yte);
+        copy_dataset(t.data(), f32(xtr), f32(ytr), f32(xte), f32(yte));
       })
       .function("stepsDone", &Trainer::steps_done)
       .function("dIn", +[](const Trainer& t) { return t.layer().config().d_in; })

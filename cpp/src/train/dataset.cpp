@@ -277,4 +277,11 @@ Status dataset_sizes(const DatasetOptions& o, int user_count, int& train, int& t
   return {};
 }
 
+void copy_dataset(const Dataset& d, float* x_train, float* y_train, float* x_test, float* y_test) {
+  std::copy(d.x_train.begin(), d.x_train.end(), x_train);
+  std::copy(d.y_train.begin(), d.y_train.end(), y_train);
+  std::copy(d.x_test.begin(), d.x_test.end(), x_test);
+  std::copy(d.y_test.begin(), d.y_test.end(), y_test);
+}
+
 }  // namespace gatelab

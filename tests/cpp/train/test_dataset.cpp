@@ -209,3 +209,15 @@ TEST(Dataset, UserTaskRefusalsNameTheFieldOrThePoints) {
   DatasetOptions circle = options(Task::circle, 3);
   EXPECT_EQ(dataset_sizes(circle, 0, train, test), validate(circle));
 }
+
+TEST(Dataset, CopyOutGivesTheFourSplitsRowMajor) {
+  const Dataset d = build_dataset(options(Task::spiral, 30, 0.05f), nullptr, nullptr, 0);
+  const std::size_t tr = d.y_train.size(), te = d.y_test.size();
+  std::vector<float> xtr(2 * tr), ytr(tr), xte(2 * te), yte(te);
+  copy_dataset(d, xtr.data(), ytr.data(), xte.data(), yte.data());
+  EXPECT_EQ(xtr[2 * (tr - 1) + 1], d.x_train(tr - 1, 1));
+  EXPECT_EQ(ytr[tr - 1], d.y_train(tr - 1));
+  EXPECT_EQ(xte[2 * 3], d.x_test(3, 0));
+  EXPECT_EQ(yte[0], d.y_test(0));
+  EXPECT_EQ(std::vector<float>(d.x_test.begin(), d.x_test.end()), xte);
+}

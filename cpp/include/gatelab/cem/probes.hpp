@@ -28,4 +28,19 @@ struct CemSlice {
 Status cem_energy_grid(const CemAttention& layer, const float* h, int n, int i, const CemSlice& slice, double* out);
 Status cem_energy_grid(const CemMlp& layer, const float* h, int n, int i, const CemSlice& slice, double* out);
 
+// The probes in float32, as web/lib reads them: the double results rounded once each, with the
+// same checks and statuses (a null out reaches the probe as null, so the refusal is its own).
+// L is CemAttention or CemMlp. out, in floats: gradient (d), trace (n, T + 1), grid (G, G),
+// preconditioner P (d, d) row-major, its spectrum (d) ascending.
+template <class L>
+Status energy_gradient_f32(const L& layer, const float* h, int n, int i, const float* y, float* out);
+template <class L>
+Status energy_trace_f32(const L& layer, const float* h, int n, float* out);
+template <class L>
+Status energy_grid_f32(const L& layer, const float* h, int n, int i, const CemSlice& slice, float* out);
+template <class L>
+Status precond_dense_f32(const L& layer, float* out);
+template <class L>
+Status precond_spectrum_f32(const L& layer, float* out);
+
 }  // namespace gatelab

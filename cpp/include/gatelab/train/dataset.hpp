@@ -74,6 +74,8 @@ Status validate_points(const DatasetOptions& options, const float* x, const floa
 // The dataset: generated, or the user's points split by options.seed. Precondition:
 // validate_task and validate_points are empty.
 Dataset build_dataset(const DatasetOptions& options, const float* x, const float* y, int count);
+// Copies the four splits out, row-major: x_train (n_train, 2), y_train, x_test (n_test, 2), y_test.
+void copy_dataset(const Dataset& data, float* x_train, float* y_train, float* x_test, float* y_test);
 // The train and test sizes build_dataset will give (user_count points for the user task), or
 // why there is no such dataset.
 Status dataset_sizes(const DatasetOptions& options, int user_count, int& train, int& test);
