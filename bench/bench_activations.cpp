@@ -7,7 +7,6 @@
 //   bench_activations --json     one JSON object with a row per (activation, direction), for bench/run.mjs
 //   bench_activations --quick    64K floats and short timings (a smoke test)
 #include <cstdio>
-#include <cstring>
 #include <vector>
 
 #include "bench_support.hpp"
@@ -48,16 +47,7 @@ Timing time_kernel(const Settings& set, Kernel kernel, ActivationSpec s, const s
 
 int main(int argc, char** argv) {
   bool json = false, quick = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0)
-      json = true;
-    else if (std::strcmp(argv[i], "--quick") == 0)
-      quick = true;
-    else {
-      std::fprintf(stderr, "usage: bench_activations [--json] [--quick]\n");
-      return 2;
-    }
-  }
+  if (!gatelab::bench::parse_flags(argc, argv, "bench_activations", {{"--json", &json}, {"--quick", &quick}})) return 2;
   const Settings set = quick ? Settings{std::size_t(1) << 16, 3, 0.01} : Settings{std::size_t(1) << 20, 15, 0.2};
   std::vector<float> in(set.elements), out(set.elements);
   Pcg32 rng(2026);

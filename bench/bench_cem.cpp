@@ -99,22 +99,11 @@ Result measure(CemFamily family, const Settings& s, double (*clock)()) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool json = false, quick = false, small = false;
-  double (*clock)() = bench::now_seconds;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0)
-      json = true;
-    else if (std::strcmp(argv[i], "--quick") == 0)
-      quick = true;
-    else if (std::strcmp(argv[i], "--small") == 0)
-      small = true;
-    else if (std::strcmp(argv[i], "--cpu") == 0)
-      clock = bench::cpu_seconds;
-    else {
-      std::fprintf(stderr, "usage: bench_cem [--json] [--quick] [--small] [--cpu]\n");
-      return 2;
-    }
-  }
+  bool json = false, quick = false, small = false, cpu = false;
+  if (!gatelab::bench::parse_flags(argc, argv, "bench_cem",
+                                   {{"--json", &json}, {"--quick", &quick}, {"--small", &small}, {"--cpu", &cpu}}))
+    return 2;
+  double (*clock)() = cpu ? bench::cpu_seconds : bench::now_seconds;
   const bench::Timing full{0.5, 0.05, 15};
   const Settings s = quick   ? Settings{16, 2, 32, 8, {0.02, 0.005, 3}}
                      : small ? Settings{16, 2, 32, 8, full}

@@ -62,16 +62,7 @@ void row(bool json, const std::string& op, const std::string& shape, const char*
 
 int main(int argc, char** argv) {
   bool json = false, quick = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0)
-      json = true;
-    else if (std::strcmp(argv[i], "--quick") == 0)
-      quick = true;
-    else {
-      std::fprintf(stderr, "usage: bench_layers [--json] [--quick]\n");
-      return 2;
-    }
-  }
+  if (!gatelab::bench::parse_flags(argc, argv, "bench_layers", {{"--json", &json}, {"--quick", &quick}})) return 2;
   const Timing timing = quick ? Timing{0.01, 0.002, 3} : Timing{0.6, 0.025, 11};
   const int side = quick ? 16 : 128, points = quick ? 50 : 500, hidden = 16, chunk = 100;
   if (json) std::printf("{\"bench\": \"layers\", \"rows\": [");

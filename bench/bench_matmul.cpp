@@ -84,18 +84,9 @@ std::string shape_name(const Shape& s) {
 
 int main(int argc, char** argv) {
   bool json = false, quick = false, all = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0)
-      json = true;
-    else if (std::strcmp(argv[i], "--quick") == 0)
-      quick = true;
-    else if (std::strcmp(argv[i], "--all") == 0)
-      all = true;
-    else {
-      std::fprintf(stderr, "usage: bench_matmul [--json] [--quick] [--all]\n");
-      return 2;
-    }
-  }
+  if (!gatelab::bench::parse_flags(argc, argv, "bench_matmul",
+                                   {{"--json", &json}, {"--quick", &quick}, {"--all", &all}}))
+    return 2;
   const Timing timing = quick ? Timing{0.02, 0.005, 3} : Timing{0.3, 0.01, 21};
   const std::vector<Shape> list = shapes(quick);
   const double clock_ghz = gatelab::bench::measure_clock_ghz(quick ? 50 : 300);

@@ -10,7 +10,6 @@
 // (V8 has no on-stack replacement for wasm) after a warm-up; median of the timed batches.
 //   bench_peak [--json] [--quick]
 #include <cstdio>
-#include <cstring>
 
 #include "bench_support.hpp"
 
@@ -135,16 +134,7 @@ Rate measure(F kernel, const Timing& timing) {
 
 int main(int argc, char** argv) {
   bool json = false, quick = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0)
-      json = true;
-    else if (std::strcmp(argv[i], "--quick") == 0)
-      quick = true;
-    else {
-      std::fprintf(stderr, "usage: bench_peak [--json] [--quick]\n");
-      return 2;
-    }
-  }
+  if (!gatelab::bench::parse_flags(argc, argv, "bench_peak", {{"--json", &json}, {"--quick", &quick}})) return 2;
   const float one = g_one, zero = g_zero;
   const f4 a{one, one, one, one}, b{zero, zero, zero, zero};
   f4 state[12];

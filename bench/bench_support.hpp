@@ -1,10 +1,14 @@
 // What every C++ benchmark shares: the clock, the platform name, the core-clock measurement
-// and the timing method, so that the rows of bench/run.mjs are measured one way.
+// the timing method and the flag parser, so that the rows of bench/run.mjs are measured one way.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <initializer_list>
+#include <string>
 #include <vector>
 
 #if defined(__EMSCRIPTEN__)
@@ -110,6 +114,27 @@ PerCall time_per_call(F&& fn, const Timing& timing, double (*clock)() = now_seco
   }
   std::sort(per_call.begin(), per_call.end());
   return {per_call[per_call.size() / 2], per_call.front()};
+}
+
+// A benchmark's switches (--json, --quick, …): each argument must be one of flags, and sets its
+// bool. Anything else prints "usage: <name> [--json] …" and gives false, and main returns 2.
+struct Flag {
+  const char* name;
+  bool* set;
+};
+inline bool parse_flags(int argc, char** argv, const char* name, std::initializer_list<Flag> flags) {
+  for (int i = 1; i < argc; ++i) {
+    const auto is_arg = [&](const Flag& f) { return std::strcmp(argv[i], f.name) == 0; };
+    const Flag* flag = std::find_if(flags.begin(), flags.end(), is_arg);
+    if (flag == flags.end()) {
+      std::string usage = std::string("usage: ") + name;
+      for (const Flag& f : flags) usage += std::string(" [") + f.name + "]";
+      std::fprintf(stderr, "%s\n", usage.c_str());
+      return false;
+    }
+    *flag->set = true;
+  }
+  return true;
 }
 
 }  // namespace gatelab::bench

@@ -119,11 +119,7 @@ val interactions_js(const Layer& layer, Ptr u, Ptr x, Ptr matrix, Ptr raw, Ptr v
   Interactions r;
   const Status error = run_if_ok(validate_interactions(layer), [&] {
     r = interactions(layer, f32(u), x ? f32(x) : nullptr);
-    copy_out(r.matrix, matrix);
-    copy_out(r.raw, raw);
-    copy_out(r.values, values);
-    copy_out(r.vectors, vectors);
-    copy_out(r.exchanged_matrix, exchanged);
+    copy_interactions(r, f32(matrix), f32(raw), f32(values), f32(vectors), f32(exchanged));
   });
   return object_of("error", error, "exact", r.exact, "rawAsymmetry", r.raw_asymmetry, "exchangeGap", r.exchange_gap,
                    "quadratic", r.quadratic, "output", r.output);

@@ -2,6 +2,7 @@
 // is ρ(z) = σ(z)/z from the activation catalogue, evaluated at the layer's own float z.
 #include "gatelab/paper_a/interactions.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "gatelab/base/eigen.hpp"
@@ -99,6 +100,16 @@ Interactions interactions(const Layer& layer, const float* u, const float* x) {
     for (int o = 0; o < layer.config().d_out; ++o) out.output += static_cast<double>(u[o]) * f[o];
   }
   return out;
+}
+
+void copy_interactions(const Interactions& r, float* matrix, float* raw, float* values, float* vectors,
+                       float* exchanged) {
+  const auto copy = [](const std::vector<double>& from, float* to) { std::copy(from.begin(), from.end(), to); };
+  copy(r.matrix, matrix);
+  copy(r.raw, raw);
+  copy(r.values, values);
+  copy(r.vectors, vectors);
+  copy(r.exchanged_matrix, exchanged);
 }
 
 double quadratic_form(const std::vector<double>& m, const float* x, int d) {

@@ -112,6 +112,21 @@ TEST(Interactions, AtAnInputTheResultCarriesTheQuadraticFormAndTheLayersReadOut)
   EXPECT_EQ(b.output, 0.0);
 }
 
+TEST(Interactions, CopyOutRoundsEachArrayIntoItsBuffer) {
+  const Layer layer({LayerKind::gated, {Activation::silu, 1.0f}, 4, 5, 2, 1, 3});
+  const float u[] = {0.5f, -1.0f};
+  const Interactions r = interactions(layer, u, nullptr);
+  std::vector<float> matrix(16), raw(16), values(4), vectors(16), exchanged(16);
+  copy_interactions(r, matrix.data(), raw.data(), values.data(), vectors.data(), exchanged.data());
+  const auto as_floats = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
+  EXPECT_EQ(matrix, as_floats(r.matrix));
+  EXPECT_EQ(raw, as_floats(r.raw));
+  EXPECT_EQ(values, as_floats(r.values));
+  EXPECT_EQ(vectors, as_floats(r.vectors));
+  EXPECT_EQ(exchanged, as_floats(r.exchanged_matrix));
+  EXPECT_NE(raw, matrix);  // a gated layer's raw matrix is not symmetric
+}
+
 TEST(Interactions, MlpIsRefused) {
   const Layer mlp({LayerKind::mlp, {Activation::relu, 1.0f}, 3, 4, 1, 1, 1});
   EXPECT_NE(validate_interactions(mlp).message.find("'mlp'"), std::string::npos);

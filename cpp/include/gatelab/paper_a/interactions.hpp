@@ -43,6 +43,11 @@ Status validate_interactions(const Layer& layer);
 // u: (d_out); x: (d_in) or null for the weight-based matrix. Precondition: validate_interactions.
 Interactions interactions(const Layer& layer, const float* u, const float* x);
 
+// Rounds the arrays to float32 into buffers of their sizes: matrix, raw, vectors and the exchanged
+// matrix (d, d), values (d).
+void copy_interactions(const Interactions& r, float* matrix, float* raw, float* values, float* vectors,
+                       float* exchanged);
+
 // x M xᵀ in double, M (d, d).
 double quadratic_form(const std::vector<double>& m, const float* x, int d);
 
