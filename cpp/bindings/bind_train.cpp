@@ -143,12 +143,8 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
       .function("historySize", +[](const Trainer& t) { return static_cast<int>(t.history().size()); })
       .function("copyHistory",
                 +[](const Trainer& t, int from, int n, Ptr out) { return copy_history(t, from, n, f32(out)); })
-      .function("grid", +[](const Trainer& t, int g, float extent, Ptr out) {
-        return run_if_ok(validate_grid(g, extent), [&] { t.grid(g, extent, f32(out)); });
-      })
-      .function("setLearningRate", +[](Trainer& t, float lr) {
-        return run_if_ok(validate_learning_rate(lr), [&] { t.set_learning_rate(lr); });
-      })
+      .function("grid", +[](const Trainer& t, int g, float extent, Ptr out) { return t.grid(g, extent, f32(out)); })
+      .function("setLearningRate", &Trainer::set_learning_rate)
       .function("paramSize", +[](const Trainer& t, int w) { return int(factor_size(t.layer().params(), w)); })
       .function("getParams", +[](const Trainer& t, Ptr q, Ptr k, Ptr v) {
         copy_factors(t.layer().params(), f32(q), f32(k), f32(v));

@@ -195,13 +195,16 @@ int Trainer::step(int n) {
   return done;
 }
 
-void Trainer::set_learning_rate(float learning_rate) {
+Status Trainer::set_learning_rate(float learning_rate) {
+  if (Status e = validate_learning_rate(learning_rate); !e.ok()) return e;
   optimizer_.set_learning_rate(learning_rate);
   options_.optimizer.learning_rate = learning_rate;
   divergence_ = {};
+  return {};
 }
 
-void Trainer::grid(int g, float extent, float* out) const {
+Status Trainer::grid(int g, float extent, float* out) const {
+  if (Status e = validate_grid(g, extent); !e.ok()) return e;
   std::vector<float> row(static_cast<std::size_t>(g) * d_in_, 1.0f);
   const float step = 2.0f * extent / static_cast<float>(g - 1);
   for (int i = 0; i < g; ++i) {  // one image row per forward call
@@ -211,6 +214,7 @@ void Trainer::grid(int g, float extent, float* out) const {
     }
     forward_chunked(layer_, row.data(), g, out + static_cast<std::size_t>(i) * g);
   }
+  return {};
 }
 
 Status validate_step_count(int n) {

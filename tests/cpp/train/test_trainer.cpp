@@ -301,7 +301,11 @@ TEST(Trainer, DivergenceIsCaughtAtItsStepRolledBackAndBlamesTheLearningRate) {
   EXPECT_EQ(replay.layer().params().v, trainer.layer().params().v);
   // A (much) smaller learning rate resumes from there: the rolled-back state is finite but
   // already far out, with gradients near 1e7.
-  trainer.set_learning_rate(1e-9f);
+  // A refused rate changes nothing: the trainer stays stopped.
+  EXPECT_EQ(trainer.set_learning_rate(0.0f), validate_learning_rate(0.0f));
+  EXPECT_TRUE(trainer.divergence().diverged);
+  EXPECT_EQ(trainer.options().optimizer.learning_rate, o.optimizer.learning_rate);
+  ASSERT_TRUE(trainer.set_learning_rate(1e-9f).ok());
   EXPECT_EQ(trainer.step(20), 20);
   EXPECT_FALSE(trainer.divergence().diverged);
 }
@@ -374,13 +378,19 @@ TEST(Trainer, CallArgumentsAreCheckedWithMessagesNamingThem) {
 TEST(Trainer, GridIsTheLayerOnTheInputPlaneWithRowZeroOnTop) {
   Trainer trainer(trainer_options(LayerKind::symmetric, Activation::tanh, 6), data(Task::circle));
   std::vector<float> grid(5 * 5);
-  trainer.grid(5, 1.0f, grid.data());
+  ASSERT_TRUE(trainer.grid(5, 1.0f, grid.data()).ok());
   const float top_left[] = {-1.0f, 1.0f, 1.0f}, centre[] = {0.0f, 0.0f, 1.0f};
   float out;
   trainer.layer().forward(top_left, 1, &out);
   EXPECT_EQ(grid[0], out);
   trainer.layer().forward(centre, 1, &out);
   EXPECT_EQ(grid[12], out);
+  // Bad arguments are validate_grid's refusals, and nothing is written.
+  std::vector<float> untouched(4, -3.0f);
+  EXPECT_EQ(trainer.grid(1, 1.0f, untouched.data()), validate_grid(1, 1.0f));
+  EXPECT_EQ(trainer.grid(2, 0.0f, untouched.data()).field, validate_grid(2, 0.0f).field);
+  EXPECT_FALSE(trainer.grid(2, 0.0f, untouched.data()).ok());
+  EXPECT_EQ(untouched, std::vector<float>(4, -3.0f));
 }
 
 TEST(Trainer, RefusalsNameTheField) {

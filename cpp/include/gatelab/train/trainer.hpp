@@ -67,8 +67,9 @@ class Trainer {
   // Runs up to n minibatch steps, 1 ≤ n ≤ max_steps_per_call; returns how many completed
   // (fewer after a divergence, or when the history is full). A stopped trainer runs none.
   int step(int n);
-  // A new learning rate, which also lifts a divergence stop (the rolled-back state resumes).
-  void set_learning_rate(float learning_rate);
+  // A new learning rate, which also lifts a divergence stop (the rolled-back state resumes);
+  // refused, changing nothing, unless validate_learning_rate(learning_rate) is ok.
+  Status set_learning_rate(float learning_rate);
 
   const std::vector<TrainRecord>& history() const { return history_; }
   const Divergence& divergence() const { return divergence_; }
@@ -78,8 +79,9 @@ class Trainer {
   const TrainerOptions& options() const { return options_; }
 
   // out (g, g): the raw output at x_j = −e + 2e·j/(g−1), y_i = e − 2e·i/(g−1) (row 0 on
-  // top, as an image). 2 ≤ g ≤ max_grid_side, 0 < e ≤ max_grid_extent.
-  void grid(int g, float extent, float* out) const;
+  // top, as an image). 2 ≤ g ≤ max_grid_side, 0 < e ≤ max_grid_extent, else validate_grid's
+  // refusal and nothing written.
+  Status grid(int g, float extent, float* out) const;
   // Losses and accuracies of the current parameters (grad_norm 0).
   TrainRecord evaluate() const;
 
