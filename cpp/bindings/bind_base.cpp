@@ -3,8 +3,6 @@
 // (base/stats.hpp; a few numbers per seed cross as JS arrays).
 #include "bind_common.hpp"
 
-#include <emscripten/val.h>
-
 #include "gatelab/base/activations.hpp"
 #include "gatelab/base/stats.hpp"
 #include "gatelab/paper_a/labels.hpp"

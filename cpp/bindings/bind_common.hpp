@@ -117,13 +117,6 @@ void copy_out(const Range& values, Ptr out) {
   std::transform(std::begin(values), std::end(values), f32(out), [](auto v) { return static_cast<float>(v); });
 }
 
-// call(buffer) on n doubles (null when out is null; n bounded by the call's caps), copied to out.
-template <class Call>
-Status through_doubles(std::size_t n, Ptr out, Call call) {
-  std::vector<double> buffer(out ? n : 0);
-  return run_if_ok(call(out ? buffer.data() : nullptr), [&] { copy_out(buffer, out); });
-}
-
 // A transient result (a race, a census) that JS reads out and deletes at once: the error of
 // its options, or the rows compute() made.
 template <class Row>

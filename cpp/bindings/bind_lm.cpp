@@ -3,8 +3,6 @@
 // checkpoints cross as JS arrays (small next to a step).
 #include "bind_common.hpp"
 
-#include <emscripten/val.h>
-
 #include <memory>
 
 #include "gatelab/train/lm.hpp"

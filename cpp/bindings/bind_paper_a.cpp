@@ -95,10 +95,6 @@ val census_row_js(const CensusRun& run, int i) {
                    "exchangeMeasured", r.exchange_measured);
 }
 
-void census_spectrum(const CensusRun& run, int i, Ptr out) {
-  if (i >= 0 && i < run.size()) copy_out(run.rows[i].spectrum, out);
-}
-
 Status to_config(const val& j, RankApproxOptions& o) {
   Status e =
       parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation", o.activation);
@@ -161,7 +157,9 @@ EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
       .function("error", +[](const CensusRun& r) { return r.error; })
       .function("rowCount", &CensusRun::size)
       .function("row", &census_row_js)
-      .function("copySpectrum", &census_spectrum);
+      .function("copySpectrum", +[](const CensusRun& r, int i, Ptr out) {
+        if (i >= 0 && i < r.size()) copy_out(r.rows[i].spectrum, out);
+      });
   function("_paValidateRankApprox", &validate_options<RankApproxOptions, to_config>);
   function("_paRankApprox", &rank_approx);
   function("_paInteractions", &interactions_js);

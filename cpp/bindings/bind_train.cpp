@@ -118,11 +118,6 @@ val model(const RaceRun& run, int i) {
                    "parameters", static_cast<int>(r.parameters), "diverged", r.diverged);
 }
 
-// out: race_curve_floats() floats in copy_race_curves' layout.
-void copy_curves(const RaceRun& run, int i, Ptr out) {
-  if (i >= 0 && i < run.size()) copy_race_curves(run.rows[i], f32(out));
-}
-
 }  // namespace
 
 // Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
@@ -167,6 +162,8 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
       .function("recordCount", +[](const RaceRun& r) { return r.size() ? int(r.rows[0].curves.steps.size()) : 0; })
       .function("seedCount", +[](const RaceRun& r) { return r.size() ? int(r.rows[0].final_values[0].size()) : 0; })
       .function("model", &model)
-      .function("copyCurves", &copy_curves);
+      .function("copyCurves", +[](const RaceRun& r, int i, Ptr out) {  // copy_race_curves' layout
+        if (i >= 0 && i < r.size()) copy_race_curves(r.rows[i], f32(out));
+      });
 }
 // clang-format on

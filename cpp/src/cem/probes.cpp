@@ -6,6 +6,8 @@
 #include <cmath>
 #include <vector>
 
+#include "base/round_out.hpp"
+
 namespace gatelab {
 
 namespace {
@@ -40,15 +42,6 @@ Status energy_grid(const L& layer, const float* h, int n, int i, const CemSlice&
   return {};
 }
 
-// call(buffer) on `size` doubles (null when out is null), rounded into out when it succeeds.
-template <class Call>
-Status rounded(std::size_t size, float* out, Call call) {
-  std::vector<double> buffer(out ? size : 0);
-  const Status e = call(out ? buffer.data() : nullptr);
-  if (e.ok()) std::transform(buffer.begin(), buffer.end(), out, [](double v) { return static_cast<float>(v); });
-  return e;
-}
-
 }  // namespace
 
 Status cem_energy_grid(const CemAttention& layer, const float* h, int n, int i, const CemSlice& slice, double* out) {
@@ -61,31 +54,31 @@ Status cem_energy_grid(const CemMlp& layer, const float* h, int n, int i, const 
 
 template <class L>
 Status energy_gradient_f32(const L& layer, const float* h, int n, int i, const float* y, float* out) {
-  return rounded(layer.config().d, out, [&](double* g) { return layer.energy_gradient(h, n, i, y, g); });
+  return through_doubles(layer.config().d, out, [&](double* g) { return layer.energy_gradient(h, n, i, y, g); });
 }
 
 template <class L>
 Status energy_trace_f32(const L& layer, const float* h, int n, float* out) {
   // (n, T + 1) only for a valid n: otherwise the buffer stays empty and the probe refuses n.
   const std::size_t size = n >= 1 && n <= cem_max_rows ? std::size_t(n) * (layer.config().steps + 1) : 0;
-  return rounded(size, out, [&](double* t) { return layer.energy_trace(h, n, t); });
+  return through_doubles(size, out, [&](double* t) { return layer.energy_trace(h, n, t); });
 }
 
 template <class L>
 Status energy_grid_f32(const L& layer, const float* h, int n, int i, const CemSlice& slice, float* out) {
   const std::size_t size = slice.g >= 2 && slice.g <= cem_max_grid ? std::size_t(slice.g) * slice.g : 0;
-  return rounded(size, out, [&](double* grid) { return cem_energy_grid(layer, h, n, i, slice, grid); });
+  return through_doubles(size, out, [&](double* grid) { return cem_energy_grid(layer, h, n, i, slice, grid); });
 }
 
 template <class L>
 Status precond_dense_f32(const L& layer, float* out) {
   const std::size_t d = layer.config().d;
-  return rounded(d * d, out, [&](double* p) { return layer.precond_dense(p); });
+  return through_doubles(d * d, out, [&](double* p) { return layer.precond_dense(p); });
 }
 
 template <class L>
 Status precond_spectrum_f32(const L& layer, float* out) {
-  return rounded(layer.config().d, out, [&](double* values) { return layer.precond_spectrum(values); });
+  return through_doubles(layer.config().d, out, [&](double* values) { return layer.precond_spectrum(values); });
 }
 
 #define GATELAB_CEM_PROBES_F32(L)                                                              \

@@ -2,9 +2,9 @@
 // is ρ(z) = σ(z)/z from the activation catalogue, evaluated at the layer's own float z.
 #include "gatelab/paper_a/interactions.hpp"
 
-#include <algorithm>
 #include <cmath>
 
+#include "base/round_out.hpp"
 #include "gatelab/base/eigen.hpp"
 #include "gatelab/paper_a/symmetry.hpp"
 
@@ -104,12 +104,11 @@ Interactions interactions(const Layer& layer, const float* u, const float* x) {
 
 void copy_interactions(const Interactions& r, float* matrix, float* raw, float* values, float* vectors,
                        float* exchanged) {
-  const auto copy = [](const std::vector<double>& from, float* to) { std::copy(from.begin(), from.end(), to); };
-  copy(r.matrix, matrix);
-  copy(r.raw, raw);
-  copy(r.values, values);
-  copy(r.vectors, vectors);
-  copy(r.exchanged_matrix, exchanged);
+  round_out(r.matrix, matrix);
+  round_out(r.raw, raw);
+  round_out(r.values, values);
+  round_out(r.vectors, vectors);
+  round_out(r.exchanged_matrix, exchanged);
 }
 
 double quadratic_form(const std::vector<double>& m, const float* x, int d) {

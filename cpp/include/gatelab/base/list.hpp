@@ -16,7 +16,7 @@ std::vector<std::string> split_list(std::string_view text);
 // One integer: an optional sign and decimal digits that fit an int, nothing else.
 bool parse_int(std::string_view text, int& out);
 
-// The items of text as integers, appended to out; "" or "<field>: '<item>' is not an integer"
+// The items of text as integers, appended to out; ok or a status "<field>: '<item>' is not an integer"
 // for the first item that is not one (out then holds the items before it).
 Status parse_int_list(std::string_view text, std::string_view field, std::vector<int>& out);
 

@@ -52,7 +52,7 @@ void read_flat(const std::vector<ParamView<S>>& views, S* out, bool grads = fals
   }
 }
 
-// The inverse of read_flat for the values: "" or, when an entry of in is not finite, an
+// The inverse of read_flat for the values: ok or, when an entry of in is not finite, an
 // error and nothing changed.
 template <class S>
 Status write_flat(const std::vector<ParamView<S>>& views, const S* in) {

@@ -6,7 +6,7 @@
 // i.e. attention with W_V = W_K and W_O = η W_Qᵀ; the residual is the start point (no extra add).
 // Rows of h are tokens (n×d, row-major). Forward, energies, and a backward through all T
 // steps and through the context (h_j enters as context of every later position and as the
-// start point of its own). Errors come back as strings ("" = fine); nothing throws.
+// start point of its own). Errors come back as a Status (ok = fine); nothing throws.
 #pragma once
 
 #include "gatelab/base/status.hpp"
@@ -63,7 +63,7 @@ class CemAttentionT {
   // η of a step: config().eta, or softplus(θ) when it is learned.
   S step_size() const;
   // Changes T (1 … cem_max_steps) for later calls, e.g. to evaluate a trained layer at
-  // another depth of recursion (test-time recursion); "" or a message naming steps.
+  // another depth of recursion (test-time recursion); ok or a status naming steps.
   Status set_steps(int steps);
   CemAttentionParamsT<S>& params() { return params_; }
   const CemAttentionParamsT<S>& params() const { return params_; }

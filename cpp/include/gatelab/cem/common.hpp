@@ -63,7 +63,7 @@ Status cem_check_call(int n, const void* in, const void* out);
 Status cem_check_trajectory(int n, int d, int steps);
 
 // The activation of a CEM MLP from its catalogue name: swish keeps swish_beta, every other
-// activation has no parameter (beta 1). "" or a message naming the activation.
+// activation has no parameter (beta 1). ok or a status naming the activation.
 Status parse_cem_activation(std::string_view name, float swish_beta, ActivationSpec& out);
 
 // The config checks the CEM layers share with their standard baselines, ok when fine:

@@ -5,7 +5,7 @@
 // gated MLP whose down projection is η Wᵀ; the residual is the start point. The gate context
 // U h_i is computed once. Each token is independent (trivially causal). energy() needs the
 // closed-form antiderivative Φ (has_antiderivative); the backward needs only φ and φ'.
-// Rows of h are tokens (n×d). Errors come back as strings ("" = fine); nothing throws.
+// Rows of h are tokens (n×d). Errors come back as a Status (ok = fine); nothing throws.
 #pragma once
 
 #include "gatelab/base/status.hpp"

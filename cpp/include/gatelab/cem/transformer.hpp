@@ -114,7 +114,7 @@ class CemTransformerT {
   // Block l's attention input RMSNorm(H) there, likewise.
   const S* attention_input(int l) const;
   // Sets T of every CEM attention and MLP (family cem only) for later calls: training at one
-  // depth and evaluating at another is test-time recursion (docs/EXPERIMENTS.md). "" or a
+  // depth and evaluating at another is test-time recursion (docs/EXPERIMENTS.md). ok or a
   // message naming the argument.
   Status set_steps(int attn_steps, int mlp_steps);
 

@@ -12,7 +12,7 @@
 // 2·dx + 3; x_{−1} = 0, y_{−1} = 0, has_pair = 0 at t = 0). Token t carries the query x_t and
 // the complete previous pair, so a causal model at position t sees every pair j < t and
 // never y_t: y_t first appears in token t + 1. The tests check this by perturbing y_t.
-// Errors come back as strings ("" = fine); nothing throws.
+// Errors come back as a Status (ok = fine); nothing throws.
 #pragma once
 
 #include "gatelab/base/status.hpp"
@@ -47,7 +47,7 @@ struct GpDataConfig {
 // ok when valid, else a status naming the field.
 Status validate(const GpDataConfig& config);
 
-// The arguments of the calls that draw sequences or take queries: "" or a message naming
+// The arguments of the calls that draw sequences or take queries: ok or a status naming
 // the one out of range (1 ≤ count ≤ gp_max_sample_count; xq not null and 1 ≤ m ≤
 // gp_max_queries; 0 ≤ context ≤ config.length).
 Status gp_validate_count(int count);

@@ -5,7 +5,7 @@
 // their tokens (gp_tokens, width 2·dx + 3), and regresses the scalar output at every
 // position on y_t with the mean squared error. Two sessions with the same seed see the same
 // sequences whatever their model, so models are compared on paired data.
-// Errors come back as strings ("" = fine); nothing throws.
+// Errors come back as a Status (ok = fine); nothing throws.
 #pragma once
 
 #include "gatelab/base/status.hpp"
@@ -22,7 +22,7 @@
 namespace gatelab {
 
 // Most training steps one call of a bound session runs (an interactive figure's batch), and
-// the check of that count: "" or a message naming it.
+// the check of that count: ok or a status naming it.
 inline constexpr int gp_max_steps_per_call = 10000;
 Status gp_validate_steps_per_call(int steps);
 

@@ -67,10 +67,10 @@ struct CensusRow {
 // The count the algebra predicts for a layer (see the table above).
 SymmetryPrediction predicted_symmetries(const LayerConfig& config);
 
-// "" or a message naming the field; beta and the list lengths are checked first.
+// ok or a status naming the field; beta and the list lengths are checked first.
 Status validate(const CensusOptions& options);
 // The lists of a census as comma-separated names and numbers ("mlp,gated", "relu,silu", "1,2"):
-// kinds and ranks replace out's, activations are appended to out's. "" or a message naming
+// kinds and ranks replace out's, activations are appended to out's. ok or a status naming
 // the list and its first bad entry.
 Status parse_census_lists(std::string_view kinds, std::string_view activations, std::string_view ranks,
                           CensusOptions& out);
@@ -79,7 +79,7 @@ Status parse_census_lists(std::string_view kinds, std::string_view activations, 
 int census_inputs(std::size_t parameters, int d_out);
 // One row for a single layer config (precondition: validate(config), P ≤ cap).
 CensusRow census_row(const LayerConfig& config, int inputs, double threshold);
-// Precondition: validate(options) is empty.
+// Precondition: validate(options) is ok.
 std::vector<CensusRow> run_census(const CensusOptions& options);
 
 }  // namespace gatelab

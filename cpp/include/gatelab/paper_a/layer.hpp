@@ -64,7 +64,7 @@ struct LayerConfig {
 Status validate(const LayerConfig& config);
 
 // The activation named `name` with parameter beta (kept for every kind, as ActivationSpec
-// does; swish uses it): "" or a message naming `field` (unknown name) or beta (not finite or
+// does; swish uses it): ok or a status naming `field` (unknown name) or beta (not finite or
 // |beta| > max_swish_beta).
 Status parse_activation_spec(std::string_view name, float beta, std::string_view field, ActivationSpec& out);
 // ok when 1 ≤ rows ≤ max_rows (a layer's max_rows()), else a status naming rows.
@@ -82,7 +82,7 @@ class LayerT {
  public:
   using Params = LayerParamsT<S>;
 
-  // Precondition: validate(config) is empty. Parameters are drawn from Pcg32(seed):
+  // Precondition: validate(config) is ok. Parameters are drawn from Pcg32(seed):
   // Q and K ~ N(0, 1/d_in), V ~ N(0, 1/m), in that order (float draws, also for S = double).
   explicit LayerT(const LayerConfig& config);
   LayerT(const LayerT& other);

@@ -57,7 +57,7 @@ Status validate(const DatasetOptions& options);
 // Points in the train split for count points: round(count · fraction), clamped to [1, count − 1].
 int train_count(int count, float train_fraction);
 
-// Precondition: validate(options) is empty.
+// Precondition: validate(options) is ok.
 Dataset make_dataset(const DatasetOptions& options);
 
 // User points: x (count, 2), y (count) with labels in {−1, 0, 1} (0 → −1); shuffled by seed.
@@ -69,10 +69,10 @@ Dataset user_dataset(const float* x, const float* y, int count, float train_frac
 // the train fraction.
 Status validate_task(const DatasetOptions& options);
 // For the user task: x (count, 2) and y (count) hold 2 … max_dataset_points valid user
-// points; "" for every other task (the points are then ignored and may be null).
+// points; ok for every other task (the points are then ignored and may be null).
 Status validate_points(const DatasetOptions& options, const float* x, const float* y, int count);
 // The dataset: generated, or the user's points split by options.seed. Precondition:
-// validate_task and validate_points are empty.
+// validate_task and validate_points are ok.
 Dataset build_dataset(const DatasetOptions& options, const float* x, const float* y, int count);
 // Copies the four splits out, row-major: x_train (n_train, 2), y_train, x_test (n_test, 2), y_test.
 void copy_dataset(const Dataset& data, float* x_train, float* y_train, float* x_test, float* y_test);

@@ -8,7 +8,7 @@
 // one optimizer step on the mean cross-entropy. Two sessions with the same data_seed see the
 // same windows; with the same model seed they share W_in, W_out and the attention weights, so
 // variants that differ only in the MLP slot are compared on paired data.
-// Errors come back as strings ("" = fine); nothing throws.
+// Errors come back as a Status (ok = fine); nothing throws.
 #pragma once
 
 #include "gatelab/base/status.hpp"
@@ -45,7 +45,7 @@ struct LmConfig {
 // (docs/MATH.md §A20): FFN d_ff = budget/(2d); a rank-r form m = round(budget/(d(2r + 1))).
 int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget);
 
-// The names of a session's MLP slot and optimizer into config ("" or which name is unknown).
+// The names of a session's MLP slot and optimizer into config (ok, or a status naming the unknown one).
 Status parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer, LmConfig& config);
 
 // The transformer a session builds (vocabulary-wide input and output).

@@ -62,7 +62,7 @@ struct OptimizerStateT {
 template <class S>
 class OptimizerT {
  public:
-  // Precondition: validate(options) is empty. parameter_count sizes the state up front
+  // Precondition: validate(options) is ok. parameter_count sizes the state up front
   // (0: sized by the first step).
   explicit OptimizerT(const OptimizerOptions& options, std::size_t parameter_count = 0);
 

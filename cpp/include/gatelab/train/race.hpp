@@ -38,7 +38,7 @@ Status parse_width_rule(std::string_view name, WidthRule& out);    // the same a
 
 // Models as comma-separated "kind:activation" items ("mlp:relu,gated:silu"), each activation
 // with parameter beta (parse_activation_spec), appended to out (at most max_race_models in
-// all): "" or a message naming models and the bad entry.
+// all): ok or a status naming models and the bad entry.
 Status parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out);
 
 struct RaceOptions {
@@ -83,7 +83,7 @@ struct RaceResult {
   std::vector<float> final_values[race_metrics];
 };
 
-// Precondition: validate(options) is empty.
+// Precondition: validate(options) is ok.
 std::vector<RaceResult> run_race(const RaceOptions& options);
 
 // A result's curves as one float array, the layout the JS side reads (R records, S seeds): the

@@ -61,7 +61,7 @@ Status validate(const TrainerOptions& options);
 
 class Trainer {
  public:
-  // Precondition: validate(options) is empty and data has ≥ 1 train and ≥ 1 test point.
+  // Precondition: validate(options) is ok and data has ≥ 1 train and ≥ 1 test point.
   Trainer(const TrainerOptions& options, Dataset data);
 
   // Runs up to n minibatch steps, 1 ≤ n ≤ max_steps_per_call; returns how many completed
@@ -118,7 +118,7 @@ class Trainer {
 // True when every entry of q, k and v is finite.
 bool all_finite(const LayerParams& params);
 
-// The arguments of step(), grid() and set_learning_rate(): "" or a message naming the one out
+// The arguments of step(), grid() and set_learning_rate(): ok or a status naming the one out
 // of range (1 ≤ n ≤ max_steps_per_call; 2 ≤ side ≤ max_grid_side, 0 < extent ≤ max_grid_extent;
 // 0 < rate ≤ max_learning_rate).
 Status validate_step_count(int n);
@@ -126,7 +126,7 @@ Status validate_grid(int side, float extent);
 Status validate_learning_rate(float rate);
 
 // History records [from, from + count) as rows of train_record_fields floats: step, train
-// loss, test loss, train accuracy, test accuracy, gradient norm. "" or why not (out of range).
+// loss, test loss, train accuracy, test accuracy, gradient norm. ok or why not (out of range).
 Status copy_history(const Trainer& trainer, int from, int count, float* out);
 
 }  // namespace gatelab
