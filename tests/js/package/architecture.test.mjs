@@ -1,8 +1,8 @@
 // The house plan, checked on every `npm test` so the layout stays the way docs/ and the READMEs
 // describe it: where Emscripten may be included, which C++ area may include which, that the
 // library has no DOM, that figures reach the library only through its public entry, that the raw
-// module's names are marked private, how long a source file may grow, and that every registered
-// figure is declared and documented.
+// module's names are marked private, how long a source file and the bindings may grow, and that
+// every registered figure is declared and documented.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -85,6 +85,15 @@ test('no source file in cpp/ or web/ exceeds 500 lines', () => {
   const sources = [...files('cpp', (p) => CPP.test(p)), ...files('web', (p) => JS.test(p) || /\.(html|css)$/.test(p))];
   const long = sources.map((p) => [p, read(p).split('\n').length - 1]).filter(([, n]) => n > 500);
   assert.deepEqual(long, []);
+});
+
+test('the bindings stay thin: cpp/bindings/ holds at most 900 lines of C++', () => {
+  // Registrations and conversions only; what computes or checks belongs in the core, where the
+  // native and sanitizer tests reach it. Counted like `wc -l cpp/bindings/*.cpp cpp/bindings/*.hpp`.
+  const sources = files('cpp/bindings', (p) => CPP.test(p));
+  const lines = sources.reduce((sum, p) => sum + read(p).split('\n').length - 1, 0);
+  assert.ok(sources.length >= 7, `the binding files are found (${sources.length})`);
+  assert.ok(lines <= 900, `cpp/bindings/ has ${lines} lines; move logic into the core`);
 });
 
 test('every registered figure is declared in the components\' types and documented in web/components/README.md', () => {
