@@ -73,6 +73,8 @@ await build({
   bundle: true,
   format: 'esm',
   minify: true,
+  // Module scripts and module workers are always decoded as UTF-8, so σ, λ and ‖ need no \u escapes.
+  charset: 'utf8',
   target: 'es2022',
   plugins: [inlineWasmLoader, decodeInlineWasm, embedTextUrl],
   external: ['node:*'],
