@@ -27,18 +27,15 @@ const char* cem_precond_name(CemPrecond v) {
 const char* cem_family_name(CemFamily v) { return v == CemFamily::cem ? "cem" : "standard"; }
 
 std::optional<CemDiagonal> parse_cem_diagonal(std::string_view name) {
-  CemDiagonal v{};
-  return parse_cem_diagonal(name, v).ok() ? std::optional<CemDiagonal>(v) : std::nullopt;
+  return optional_from<CemDiagonal>([&](CemDiagonal& v) { return parse_cem_diagonal(name, v); });
 }
 
 std::optional<CemPrecond> parse_cem_precond(std::string_view name) {
-  CemPrecond v{};
-  return parse_cem_precond(name, v).ok() ? std::optional<CemPrecond>(v) : std::nullopt;
+  return optional_from<CemPrecond>([&](CemPrecond& v) { return parse_cem_precond(name, v); });
 }
 
 std::optional<CemFamily> parse_cem_family(std::string_view name) {
-  CemFamily v{};
-  return parse_cem_family(name, v).ok() ? std::optional<CemFamily>(v) : std::nullopt;
+  return optional_from<CemFamily>([&](CemFamily& v) { return parse_cem_family(name, v); });
 }
 
 Status parse_cem_diagonal(std::string_view name, CemDiagonal& out) {

@@ -14,8 +14,7 @@ namespace gatelab {
 const char* gp_inputs_name(GpInputs v) { return v == GpInputs::normal ? "normal" : "uniform"; }
 
 std::optional<GpInputs> parse_gp_inputs(std::string_view name) {
-  GpInputs v{};
-  return parse_gp_inputs(name, v).ok() ? std::optional<GpInputs>(v) : std::nullopt;
+  return optional_from<GpInputs>([&](GpInputs& v) { return parse_gp_inputs(name, v); });
 }
 
 Status parse_gp_inputs(std::string_view name, GpInputs& out) {

@@ -75,10 +75,8 @@ Status gp_predict_at_into(GpSession& s, const float* x, const float* y, int cont
 }
 
 Status gp_losses_into(const GpSession& s, int from, int count, float* out) {
-  std::vector<double> losses(std::clamp(count, 0, s.steps_done()));
-  if (Status e = s.copy_losses(from, count, losses.data()); !e.ok()) return e;
-  round_out(losses, out);
-  return {};
+  return through_doubles(std::clamp(count, 0, s.steps_done()), out,
+                         [&](double* losses) { return s.copy_losses(from, count, losses); });
 }
 
 Status gp_train_call(GpSession& s, int steps) {

@@ -150,6 +150,7 @@ Status GpSession::copy_losses(int from, int count, double* out) const {
     return out_of_range("", "the loss range [" + std::to_string(from) + ", " + std::to_string(from) + " + " +
                                 std::to_string(count) + ") is not within the " + std::to_string(done) + " steps done");
   }
+  if (out == nullptr && count > 0) return invalid_value("out", "out must not be null");
   std::copy_n(losses_.begin() + from, count, out);
   return {};
 }

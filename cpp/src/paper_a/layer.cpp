@@ -44,8 +44,7 @@ const char* layer_kind_name(LayerKind kind) {
 }
 
 std::optional<LayerKind> parse_layer_kind(std::string_view name) {
-  LayerKind v{};
-  return parse_layer_kind(name, "kind", v).ok() ? std::optional<LayerKind>(v) : std::nullopt;
+  return optional_from<LayerKind>([&](LayerKind& v) { return parse_layer_kind(name, "kind", v); });
 }
 
 Status parse_layer_kind(std::string_view name, std::string_view field, LayerKind& out) {

@@ -167,8 +167,7 @@ const char* task_name(Task task) {
 Task task_by_index(int i) { return static_cast<Task>(i); }
 
 std::optional<Task> parse_task(std::string_view name) {
-  Task v{};
-  return parse_task(name, v).ok() ? std::optional<Task>(v) : std::nullopt;
+  return optional_from<Task>([&](Task& v) { return parse_task(name, v); });
 }
 
 Status parse_task(std::string_view name, Task& out) {

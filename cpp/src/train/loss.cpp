@@ -59,8 +59,7 @@ void squared_error_chunk(const float* out, const float* labels, int n, float inv
 const char* loss_name(LossKind kind) { return kind == LossKind::mse ? "mse" : "cross_entropy"; }
 
 std::optional<LossKind> parse_loss(std::string_view name) {
-  LossKind v{};
-  return parse_loss(name, v).ok() ? std::optional<LossKind>(v) : std::nullopt;
+  return optional_from<LossKind>([&](LossKind& v) { return parse_loss(name, v); });
 }
 
 Status parse_loss(std::string_view name, LossKind& out) {

@@ -18,8 +18,7 @@ const char* optimizer_name(OptimizerKind kind) {
 }
 
 std::optional<OptimizerKind> parse_optimizer(std::string_view name) {
-  OptimizerKind v{};
-  return parse_optimizer(name, v).ok() ? std::optional<OptimizerKind>(v) : std::nullopt;
+  return optional_from<OptimizerKind>([&](OptimizerKind& v) { return parse_optimizer(name, v); });
 }
 
 Status parse_optimizer(std::string_view name, OptimizerKind& out) {

@@ -168,13 +168,13 @@ std::vector<RaceResult> run_race(const RaceOptions& o) {
   return results;
 }
 
+const char* width_rule_name(WidthRule rule) { return rule == WidthRule::budget ? "budget" : "shazeer"; }
+
 std::optional<WidthRule> parse_width_rule(std::string_view name) {
-  WidthRule v{};
-  return parse_width_rule(name, v).ok() ? std::optional<WidthRule>(v) : std::nullopt;
+  return optional_from<WidthRule>([&](WidthRule& v) { return parse_width_rule(name, v); });
 }
 
 Status parse_width_rule(std::string_view name, WidthRule& out) {
-  const auto width_rule_name = [](WidthRule r) { return r == WidthRule::budget ? "budget" : "shazeer"; };
   return parse_choice(name, "width_rule", {WidthRule::budget, WidthRule::shazeer}, width_rule_name, out);
 }
 

@@ -9,12 +9,12 @@
 #include "gatelab/cem/mlp.hpp"
 #include "gatelab/cem/probes.hpp"
 #include "support/cem_support.hpp"
+#include "support/rounded.hpp"
 
 using namespace gatelab;
+using gatelab::testing_support::rounded;
 
 namespace {
-
-std::vector<float> rounded(const std::vector<double>& values) { return {values.begin(), values.end()}; }
 
 template <class L>
 void expect_f32_probes_round_the_double_ones(L& layer) {

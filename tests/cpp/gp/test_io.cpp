@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "gatelab/gp/io.hpp"
+#include "support/rounded.hpp"
 
 using namespace gatelab;
+using gatelab::testing_support::rounded;
 
 namespace {
 
@@ -28,11 +30,6 @@ GpDataConfig config_2d() {
 }
 
 std::vector<float> buffer(std::size_t n) { return std::vector<float>(n, unwritten); }
-std::vector<float> rounded(const std::vector<double>& v) {
-  std::vector<float> out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) out[i] = static_cast<float>(v[i]);
-  return out;
-}
 std::vector<double> widened(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }
 // The first n floats of b, and whether the rest is untouched.
 std::vector<float> head(const std::vector<float>& b, std::size_t n) { return {b.begin(), b.begin() + n}; }
@@ -257,6 +254,7 @@ TEST(GpIo, LossesAreTheSessionsRoundedToFloat) {
   }
   EXPECT_EQ(gp_losses_into(session, 3, 2, none.data()).message,
             "the loss range [3, 3 + 2) is not within the 4 steps done");
+  expect_status(gp_losses_into(session, 0, 1, nullptr), ErrorCode::invalid_value, "out", "out must not be null");
   EXPECT_TRUE(untouched_from(none, 0));
 }
 

@@ -8,8 +8,10 @@
 
 #include "gatelab/paper_a/interactions.hpp"
 #include "gatelab/base/rng.hpp"
+#include "support/rounded.hpp"
 
 using namespace gatelab;
+using gatelab::testing_support::rounded;
 
 namespace {
 
@@ -118,12 +120,11 @@ TEST(Interactions, CopyOutRoundsEachArrayIntoItsBuffer) {
   const Interactions r = interactions(layer, u, nullptr);
   std::vector<float> matrix(16), raw(16), values(4), vectors(16), exchanged(16);
   copy_interactions(r, matrix.data(), raw.data(), values.data(), vectors.data(), exchanged.data());
-  const auto as_floats = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
-  EXPECT_EQ(matrix, as_floats(r.matrix));
-  EXPECT_EQ(raw, as_floats(r.raw));
-  EXPECT_EQ(values, as_floats(r.values));
-  EXPECT_EQ(vectors, as_floats(r.vectors));
-  EXPECT_EQ(exchanged, as_floats(r.exchanged_matrix));
+  EXPECT_EQ(matrix, rounded(r.matrix));
+  EXPECT_EQ(raw, rounded(r.raw));
+  EXPECT_EQ(values, rounded(r.values));
+  EXPECT_EQ(vectors, rounded(r.vectors));
+  EXPECT_EQ(exchanged, rounded(r.exchanged_matrix));
   EXPECT_NE(raw, matrix);  // a gated layer's raw matrix is not symmetric
 }
 

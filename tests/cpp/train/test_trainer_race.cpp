@@ -138,6 +138,7 @@ TEST(Race, ModelListsParseAsKindColonActivationAndNameTheirFirstBadEntry) {
   EXPECT_EQ(parse_width_rule("budget"), WidthRule::budget);
   EXPECT_EQ(parse_width_rule("shazeer"), WidthRule::shazeer);
   EXPECT_FALSE(parse_width_rule("equal"));
+  for (WidthRule r : {WidthRule::budget, WidthRule::shazeer}) EXPECT_EQ(parse_width_rule(width_rule_name(r)), r);
 }
 
 TEST(Race, CurvesFlattenToStepsThenFourBandsPerMetricThenFinals) {

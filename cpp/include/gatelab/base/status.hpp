@@ -76,15 +76,22 @@ Status unknown_choice(std::string_view field, const std::vector<std::string_view
 template <class T, class NameOf>
 Status parse_choice(std::string_view name, std::string_view field, std::initializer_list<T> values, NameOf name_of,
                     T& out) {
-  std::vector<std::string_view> names;
   for (T v : values) {
     if (name == name_of(v)) {
       out = v;
       return {};
     }
-    names.emplace_back(name_of(v));
   }
+  std::vector<std::string_view> names;  // only for the refusal's message
+  for (T v : values) names.emplace_back(name_of(v));
   return unknown_choice(field, names, name);
+}
+// The optional form of a status parser: what parse(value) reads into a T, or nullopt when it
+// refuses (each area's parse_*(name) without a field, built on its parse_*(name, out)).
+template <class T, class Parse>
+std::optional<T> optional_from(Parse parse) {
+  T value{};
+  return parse(value).ok() ? std::optional<T>(value) : std::nullopt;
 }
 
 // Whole names and what another naming calls them (the JS API's, in cpp/bindings/).

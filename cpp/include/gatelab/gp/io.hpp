@@ -42,7 +42,7 @@ Status gp_predict_into(GpSession& session, const float* x, const float* y, float
 Status gp_predict_at_into(GpSession& session, const float* x, const float* y, int context, const float* xq, int m,
                           float* out);
 
-// The mean training MSE of steps [from, from + count) into out (count), as floats; out_of_range
+// when the range is not within the steps done, then invalid_value for a null out (GpSession::copy_losses).
 // when the range is not within the steps done (GpSession::copy_losses).
 Status gp_losses_into(const GpSession& session, int from, int count, float* out);
 

@@ -72,7 +72,8 @@ class GpSession {
   int steps_done() const { return static_cast<int>(losses_.size()); }
   // Mean training MSE of each step so far.
   const std::vector<double>& losses() const { return losses_; }
-  // losses()[from, from + count) into out, or out_of_range when that is not within steps_done().
+  // losses()[from, from + count) into out; out_of_range when that is not within steps_done(), then
+  // invalid_value when out is null (and count > 0).
   Status copy_losses(int from, int count, double* out) const;
   // True once a step produced a non-finite loss; train() then refuses to go on.
   bool diverged() const { return diverged_; }

@@ -33,8 +33,9 @@ struct RaceModel {
 };
 
 enum class WidthRule { budget, shazeer };
-std::optional<WidthRule> parse_width_rule(std::string_view name);  // "budget", "shazeer"
-Status parse_width_rule(std::string_view name, WidthRule& out);    // the same as a status naming "width_rule"
+const char* width_rule_name(WidthRule rule);  // "budget", "shazeer"
+std::optional<WidthRule> parse_width_rule(std::string_view name);
+Status parse_width_rule(std::string_view name, WidthRule& out);  // the same as a status naming "width_rule"
 
 // Models as comma-separated "kind:activation" items ("mlp:relu,gated:silu"), each activation
 // with parameter beta (parse_activation_spec), appended to out (at most max_race_models in
