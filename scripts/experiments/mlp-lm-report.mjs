@@ -170,6 +170,32 @@ export function tables(a, results) {
   return { headline, rates, family, secondary, diagnostics: diagnosticsTable(results) };
 }
 
+/**
+ * The markdown report (docs/experiments/mlp-lm.md): every table and the verdict. It only formats
+ * the analysis and the results, so the committed report can be checked against the committed
+ * JSON without the wasm build (tests/js/experiments/mlp-lm-review.test.mjs).
+ */
+export function report(a, results) {
+  const t = tables(a, results);
+  const s = results.settings;
+  const p = a.precondition;
+  const fixed = (v) => (Number.isFinite(v) ? v.toFixed(4) : 'n/a');
+  const lines = [`## mlp-lm: d = ${s.d}, ${s.layers} blocks, ${s.heads} heads, context ${s.context}, batch ${s.batch}, `
+    + `${s.steps} steps, ${s.seeds} seeds, MLP budget ${s.budget} per block`, '',
+  `Precondition (FFN-GELU − SwiGLU): ${p ? `${fixed(p.mean)} [${fixed(p.ci95[0])}, ${fixed(p.ci95[1])}]` : 'n/a'}; `
+    + `equivalence margin δ = ${fixed(a.margin)} nats/char.`, '',
+  `**Verdict: ${a.verdict.outcome}.** ${a.verdict.words}`, '',
+  '### Validation loss', '', ...t.headline, '',
+  `### Learning rates (dev split, sweep seed ${s.sweepSeed}, ${s.sweepSteps} steps)`, '', ...t.rates, '',
+  '### Pre-registered comparisons (Holm over H1–H5)', '', ...t.family, '',
+  '### Other comparisons', '', ...t.secondary, '',
+  '### Diagnostics at the end of training (validation tokens, mean over seeds)', '', ...t.diagnostics, ''];
+  if (a.anchor) {
+    lines.push(`Shazeer (2020) anchor: Spearman ρ = ${a.anchor.rho.toFixed(3)} over ${a.anchor.names.join(', ')}.`, '');
+  }
+  return lines.join('\n');
+}
+
 // The last diagnostics point of each main run, averaged over seeds, per block.
 function diagnosticsTable(results) {
   const rows = ['| variant | block | antisymmetric share | exchange gap | ‖q‖² − ‖k‖² drift | σ-argument 5 % · 50 % · 95 % |', '|---|---:|---:|---:|---:|---|'];

@@ -5,26 +5,10 @@
 //   quick runs mlp-lm-quick.*). `--plan sweep|main --jobs-dir DIR` and `--merge DIR` spread the
 //   jobs over machines (lm-cli.mjs).
 import { lmMain, runLmExperiment } from './lm-cli.mjs';
-import { analyse, tables } from './mlp-lm-report.mjs';
+import { analyse, report } from './mlp-lm-report.mjs';
 import { mlpLmSvg } from './mlp-lm-svg.mjs';
 
-/** The markdown report: every table and the verdict. */
-export function report(a, results) {
-  const t = tables(a, results);
-  const s = results.settings;
-  const p = a.precondition;
-  const fixed = (v) => (Number.isFinite(v) ? v.toFixed(4) : 'n/a');
-  const lines = [`## mlp-lm: d = ${s.d}, ${s.layers} blocks, ${s.heads} heads, context ${s.context}, batch ${s.batch}, `
-    + `${s.steps} steps, ${s.seeds} seeds, MLP budget ${s.budget} per block`, '',
-  `Precondition (FFN-GELU − SwiGLU): ${p ? `${fixed(p.mean)} [${fixed(p.ci95[0])}, ${fixed(p.ci95[1])}]` : 'n/a'}; `
-    + `equivalence margin δ = ${fixed(a.margin)} nats/char.`, '',
-  `**Verdict: ${a.verdict.outcome}.** ${a.verdict.words}`, '',
-  '### Validation loss', '', ...t.headline, '', `### Learning rates (dev split, sweep seed ${s.sweepSeed}, ${s.sweepSteps} steps)`, '', ...t.rates, '',
-  '### Pre-registered comparisons (Holm over H1–H5)', '', ...t.family, '', '### Other comparisons', '', ...t.secondary, '',
-  '### Diagnostics at the end of training (validation tokens, mean over seeds)', '', ...t.diagnostics, ''];
-  if (a.anchor) lines.push(`Shazeer (2020) anchor: Spearman ρ = ${a.anchor.rho.toFixed(3)} over ${a.anchor.names.join(', ')}.`, '');
-  return lines.join('\n');
-}
+export { report };
 
 export const KIT = { analyse, report, svg: mlpLmSvg };
 

@@ -1,9 +1,13 @@
 // The committed mlp-lm run (docs/experiments/mlp-lm.json) and the places that quote it: the
-// article's results table (web/demos/paper-a.html) and docs/PAPER_A_LM.md. Every quoted number
-// must be the JSON's, rounded, so a re-run that changes the results cannot leave stale text.
+// article's results table and verdict (web/demos/paper-a.html) and docs/PAPER_A_LM.md (whose
+// rewritten Results mlp-lm-review.test.mjs checks number by number). Every quoted number must be
+// the JSON's, rounded, so a re-run that changes the results cannot leave stale text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+
+import { review } from '../../../scripts/experiments/mlp-lm-review.mjs';
+import { LM_PRESET } from '../../../web/components/paper-a/lm/lm-preset.js';
 
 const root = new URL('../../../', import.meta.url);
 const results = JSON.parse(readFileSync(new URL('docs/experiments/mlp-lm.json', root), 'utf8'));
@@ -25,9 +29,12 @@ test('the committed run is complete: every variant has 5 seeds and the long pair
 test('the article table and the verdict quote the committed JSON', () => {
   const { analysis } = results;
   const byName = new Map(analysis.perVariant.map((v) => [v.name, v]));
-  const rows = [...article.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>([^<]+)<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><\/tr>/g)];
+  const cell = '\\s*<td>([^<]+)<\\/td>';
+  const row = new RegExp(`<tr><th scope="row">([^<]+)<\\/th>${cell}${cell}${cell}\\s*<\\/tr>`, 'g');
+  const rows = [...article.matchAll(row)];
   const names = { SwiGLU: 'swiglu', 'symgated SiLU': 'symgated-silu', GEGLU: 'geglu', ReGLU: 'reglu',
-    'symgated ReLU': 'symgated-relu', 'σ(ab), SiLU': 'symmetric-silu', Bilinear: 'bilinear', 'FFN-GELU': 'ffn-gelu' };
+    'symgated ReLU': 'symgated-relu', 'σ(ab), SiLU': 'symmetric-silu', Bilinear: 'bilinear', 'FFN-GELU': 'ffn-gelu',
+    'FFN-ReLU': 'ffn-relu' };
   assert.equal(rows.length, Object.keys(names).length);
   for (const [, label, lr, loss, diff] of rows) {
     const v = byName.get(names[label]);
@@ -40,6 +47,31 @@ test('the article table and the verdict quote the committed JSON', () => {
   const p = analysis.precondition;
   assert.ok(p.ci95[0] <= 0 && analysis.verdict.outcome === 'harness not resolving', 'the verdict the text states');
   assert.ok(article.includes(`(${signed(p.mean, 3)} ${interval(p.ci95, 3, signed)})`));
-  assert.ok(article.includes(`${signed(analysis.longPair.mean, 3)} ${interval(analysis.longPair.ci95, 3, signed)} at 8,000 steps`));
+  const long = analysis.longPair;
+  assert.ok(article.includes(`at 8,000 steps the gap is ${signed(long.mean, 3)} ${interval(long.ci95, 3, signed)}`));
   assert.ok(doc.includes(`+${p.mean.toFixed(4)} [${signed(p.ci95[0], 4)}, ${signed(p.ci95[1], 4)}]`));
+});
+
+test('the article\'s verdict is the honest one, and its numbers are the review\'s', () => {
+  const section = article.slice(article.indexOf('id="lm-results"'), article.indexOf('<gatelab-lm id="lm"'));
+  const text = section.replace(/\s+/g, ' ');
+  const r = review(results);
+  const has = (s) => assert.ok(text.includes(s), `article: ${s}`);
+  has('<strong>Not resolved at this scale.</strong>');
+  assert.doesNotMatch(text, /helped|point the other way|beat SwiGLU/);
+  has(`about a one-in-five chance (${r.power.above.toFixed(2)}) of resolving a gap of ${r.power.gap.toFixed(3)}`);
+  assert.ok(Math.abs(r.power.above - 0.2) < 0.05, 'one in five');
+  has(`the sign follows the rate (${r.rates.sweepSilu.map((x) => signed(x.diff, 3)).join(', ')} at `
+    + `${r.rates.sweepSilu.map((x) => x.lr).join(', ')})`);
+  const m = r.curves.shapeMain;
+  has(`symgated trails by ${m.min.toFixed(2)}–${m.max.toFixed(2)} over the first half`);
+  const relu = r.sameSigma.relu;
+  has(`FFN-ReLU − ReGLU ${signed(relu.mean, 3)} ${interval(relu.ci95, 3, signed)}; `
+    + `Shazeer: ${relu.shazeer.toFixed(3)}`);
+  has(`${Math.round(100 * r.shares.min)} %–${Math.round(100 * r.shares.max)} % per block`);
+  assert.ok(r.shares.symgatedZero);
+  // The figure beside the table trains every model at one rate, as the paragraph above it says.
+  const rates = new Set(LM_PRESET.variants.map((v) => v.learningRate));
+  assert.deepEqual([...rates], [0.004]);
+  assert.ok(article.replace(/\s+/g, ' ').includes('the figure trains every model at one rate, 0.004.'));
 });
