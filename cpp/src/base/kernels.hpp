@@ -14,6 +14,7 @@
 #include "base/scalar_math.hpp"
 #include "gatelab/base/activations.hpp"
 #include "gatelab/base/matmul.hpp"
+#include "gatelab/base/matmul_causal.hpp"
 
 namespace gatelab::kernels {
 
@@ -61,6 +62,40 @@ void mm_nt(const S* a, const S* b, S* c, int m, int k, int n, bool accumulate = 
         for (int t = 0; t < k; ++t) sum += a[std::size_t(i) * k + t] * b[std::size_t(j) * k + t];
         c[std::size_t(i) * n + j] = sum;
       }
+    }
+  }
+}
+
+// The batched causal products of matmul_causal.hpp (count problems of n×d_h and n×n); double
+// computes each problem's full product, whose entries above the diagonal callers ignore or
+// whose L is zero there.
+template <class S>
+void causal_scores(const S* a, const S* b, S* s, int count, int n, int dh) {
+  if constexpr (std::is_same_v<S, float>) {
+    gatelab::causal_scores(a, b, s, count, n, dh);
+  } else {
+    for (int p = 0; p < count; ++p) {
+      mm_nt(a + std::size_t(p) * n * dh, b + std::size_t(p) * n * dh, s + std::size_t(p) * n * n, n, dh, n);
+    }
+  }
+}
+template <class S>
+void causal_apply(const S* l, const S* x, S* out, int count, int n, int dh) {
+  if constexpr (std::is_same_v<S, float>) {
+    gatelab::causal_apply(l, x, out, count, n, dh);
+  } else {
+    for (int p = 0; p < count; ++p) {
+      mm_nn(l + std::size_t(p) * n * n, x + std::size_t(p) * n * dh, out + std::size_t(p) * n * dh, n, n, dh);
+    }
+  }
+}
+template <class S>
+void causal_apply_transposed(const S* l, const S* x, S* out, int count, int n, int dh) {
+  if constexpr (std::is_same_v<S, float>) {
+    gatelab::causal_apply_transposed(l, x, out, count, n, dh);
+  } else {
+    for (int p = 0; p < count; ++p) {
+      mm_tn(l + std::size_t(p) * n * n, x + std::size_t(p) * n * dh, out + std::size_t(p) * n * dh, n, n, dh);
     }
   }
 }

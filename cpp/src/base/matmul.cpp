@@ -58,9 +58,13 @@ void pack_panel(const float* base, long line, long step, int lines, int kc, floa
     return;
   }
   int p0 = 0;
-  if (lines == W && step == 1) {  // lines are contiguous (A row-major, Bᵀ stored): transpose
+  if (lines == W && step == 1) {   // lines are contiguous (A row-major, Bᵀ stored): transpose
+    constexpr int W4 = W / 4 * 4;  // 4×4 blocks; the last W mod 4 lines (a 6-row tile) one by one
     for (; p0 + 4 <= kc; p0 += 4) {
-      for (int i = 0; i < W; i += 4) transpose4(base + i * line + p0, line, out + p0 * W + i, W);
+      for (int i = 0; i < W4; i += 4) transpose4(base + i * line + p0, line, out + p0 * W + i, W);
+      for (int i = W4; i < W; ++i) {
+        for (int q = 0; q < 4; ++q) out[(p0 + q) * W + i] = base[i * line + p0 + q];
+      }
     }
   }
   for (int p = p0; p < kc; ++p) {  // the rest, one k at a time

@@ -26,15 +26,26 @@ constexpr int kLanes = 4;
 inline vfloat splat(float x) { return vfloat{x, x, x, x}; }
 #endif
 
-// Register tile MR×NR = 4 rows × NV vectors. In wasm this is the largest tile that V8 keeps
-// in registers: TurboFan issues all of an iteration's loads first, so 8 accumulators + 2 B
-// vectors + 4 broadcasts + 1 product temporary fill the 15 xmm registers it allocates;
-// 6×2, 5×2 and 4×3 spill and were 10–20 % slower. Natively 4×2 (AVX) and 4×1 (AVX-512)
-// measured as fast as larger tiles and waste less at edges.
-constexpr int kMR = 4;
+// Register tile MR×NR = MR rows × NV vectors, chosen per width (measured on Zen 4 at 3.7 GHz,
+// square n = 128…1024, each width built with its own -march; bench_matmul):
+//  - wasm SIMD128 / SSE, 4×2: the largest tile V8 keeps in registers. TurboFan issues all of an
+//    iteration's loads first, so 8 accumulators + 2 B vectors + 4 broadcasts + 1 product
+//    temporary fill the 15 xmm registers it allocates; 6×2, 5×2 and 4×3 spill and were 10–20 %
+//    slower.
+//  - AVX/AVX2 (16 ymm registers), 6×2: 12 accumulators + 2 B vectors + a broadcast + a product
+//    fill them exactly, enough independent add chains to keep two add pipes busy through a
+//    3–4 cycle latency: 93–101 GFLOP/s against 66–70 for 4×2 (80–87 % of the measured
+//    mul + add ceiling); 5×2 was close, 4×3 and 3×4 were 60–70 %.
+//  - AVX-512 (32 zmm registers), 8×1: 8 accumulators of 16 lanes; 103–108 GFLOP/s against 86–91
+//    for 4×1 and 67–87 for 4×2, 6×2, 8×2, 6×4 (two B vectors per k cost more than they save).
 #if defined(__AVX512F__)
+constexpr int kMR = 8;
 constexpr int kNV = 1;
+#elif defined(__AVX__)
+constexpr int kMR = 6;
+constexpr int kNV = 2;
 #else
+constexpr int kMR = 4;
 constexpr int kNV = 2;
 #endif
 constexpr int kNR = kNV * kLanes;

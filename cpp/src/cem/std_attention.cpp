@@ -112,35 +112,33 @@ std::size_t CemStdAttentionT<S>::parameter_count() const {
 }
 
 // Fills the cache for x and writes out = concat_h(α_h V_h) W_Oᵀ (out may be null: cache only).
+// The sequences and heads are problems p = h·sequences + b of the batched causal products.
 template <class S>
 void CemStdAttentionT<S>::forward_into(Cache& c, const S* x, int n, int sequences, S* out) const {
-  const int d = config_.d, heads = config_.heads, dh = dh_, rows = n * sequences;
+  const int d = config_.d, heads = config_.heads, dh = dh_, rows = n * sequences, problems = heads * sequences;
   const std::size_t rd = std::size_t(rows) * d, nn = std::size_t(n) * n;
   c.x = x;
   c.n = n;
   c.sequences = sequences;
-  c.alpha_kept = std::size_t(sequences) * heads * nn <= kMaxKeptAlpha;
+  c.alpha_kept = std::size_t(problems) * nn <= kMaxKeptAlpha;
   for (auto* b : {&c.q, &c.k, &c.v, &c.o, &c.rows_d}) ensure(*b, rd);
-  ensure(c.alpha, c.alpha_kept ? std::size_t(sequences) * heads * nn : nn);
-  ensure(c.head, std::size_t(n) * dh);
+  ensure(c.alpha, c.alpha_kept ? std::size_t(problems) * nn : nn);
   const std::pair<const xt::xtensor<S, 2>*, std::vector<S>*> projections[] = {
       {&params_.wq, &c.q}, {&params_.wk, &c.k}, {&params_.wv, &c.v}};
   for (const auto& [w, dst] : projections) {  // (rows, d) = x Wᵀ, then per head
     mm_nt(x, w->data(), c.rows_d.data(), rows, d, d);
     to_heads(c.rows_d.data(), rows, heads, dh, dst->data());
   }
-  for (int b = 0; b < sequences; ++b) {
-    for (int h = 0; h < heads; ++h) {
-      const std::size_t at = (std::size_t(h) * rows + std::size_t(b) * n) * dh;
-      S* alpha = c.alpha.data() + (c.alpha_kept ? (std::size_t(b) * heads + h) * nn : 0);
-      mm_nt(c.q.data() + at, c.k.data() + at, alpha, n, dh, n);
-      causal_softmax(alpha, n, beta_);
-      mm_nn(alpha, c.v.data() + at, c.head.data(), n, n, dh);
-      for (int i = 0; i < n; ++i) {
-        copy_row(c.head.data() + std::size_t(i) * dh, dh, c.o.data() + (std::size_t(b) * n + i) * d + h * dh);
-      }
-    }
+  // All problems at once when their weights are kept, else one at a time (same bits).
+  const int batch = c.alpha_kept ? problems : 1;
+  for (int p = 0; p < problems; p += batch) {
+    const std::size_t at = std::size_t(p) * n * dh;
+    S* alpha = c.alpha.data() + (c.alpha_kept ? std::size_t(p) * nn : 0);
+    causal_scores(c.q.data() + at, c.k.data() + at, alpha, batch, n, dh);
+    for (int q = 0; q < batch; ++q) causal_softmax(alpha + q * nn, n, beta_);
+    causal_apply(alpha, c.v.data() + at, c.rows_d.data() + at, batch, n, dh);  // the heads' outputs
   }
+  from_heads(c.rows_d.data(), rows, heads, dh, c.o.data());
   if (out != nullptr) mm_nt(c.o.data(), params_.wo.data(), out, rows, d, d);  // out = O W_Oᵀ
 }
 
@@ -148,30 +146,27 @@ void CemStdAttentionT<S>::forward_into(Cache& c, const S* x, int n, int sequence
 template <class S>
 void CemStdAttentionT<S>::backward_from(Cache& c, const S* x, const S* grad_out, S* grad_x) {
   const int d = config_.d, heads = config_.heads, dh = dh_, n = c.n, sequences = c.sequences, rows = n * sequences;
+  const int problems = heads * sequences, batch = c.alpha_kept ? problems : 1;
   const std::size_t rd = std::size_t(rows) * d, nn = std::size_t(n) * n;
-  for (auto* b : {&c.dq, &c.dk, &c.dv}) ensure(*b, rd);
-  ensure(c.scores, c.alpha_kept ? nn : 2 * nn);
+  for (auto* b : {&c.dq, &c.dk, &c.dv, &c.head}) ensure(*b, rd);
+  ensure(c.scores, c.alpha_kept ? std::size_t(problems) * nn : 2 * nn);
   mm_tn(grad_out, c.o.data(), grads_.wo.data(), d, rows, d, true);  // dW_O += doutᵀ O
   mm_nn(grad_out, params_.wo.data(), c.rows_d.data(), rows, d, d);  // dO = dout W_O
-  for (int b = 0; b < sequences; ++b) {
-    for (int h = 0; h < heads; ++h) {
-      const std::size_t at = (std::size_t(h) * rows + std::size_t(b) * n) * dh;
-      const S *q = c.q.data() + at, *k = c.k.data() + at, *v = c.v.data() + at;
-      S* dalpha = c.scores.data();
-      const S* alpha = c.alpha_kept ? c.alpha.data() + (std::size_t(b) * heads + h) * nn : c.scores.data() + nn;
-      if (!c.alpha_kept) {  // the forward's weights again, from the kept q and k
-        mm_nt(q, k, c.scores.data() + nn, n, dh, n);
-        causal_softmax(c.scores.data() + nn, n, beta_);
-      }
-      for (int i = 0; i < n; ++i) {
-        copy_row(c.rows_d.data() + (std::size_t(b) * n + i) * d + h * dh, dh, c.head.data() + std::size_t(i) * dh);
-      }
-      mm_tn(alpha, c.head.data(), c.dv.data() + at, n, n, dh);  // dV = αᵀ dO
-      mm_nt(c.head.data(), v, dalpha, n, dh, n);                // dα = dO Vᵀ
-      causal_softmax_backward(alpha, dalpha, n, beta_);         // dS
-      mm_nn(dalpha, k, c.dq.data() + at, n, n, dh);             // dQ = dS K
-      mm_tn(dalpha, q, c.dk.data() + at, n, n, dh);             // dK = dSᵀ Q
+  to_heads(c.rows_d.data(), rows, heads, dh, c.head.data());
+  for (int p = 0; p < problems; p += batch) {
+    const std::size_t at = std::size_t(p) * n * dh;
+    const S *q = c.q.data() + at, *k = c.k.data() + at, *v = c.v.data() + at, *dout = c.head.data() + at;
+    S* dalpha = c.scores.data();
+    const S* alpha = c.alpha_kept ? c.alpha.data() + std::size_t(p) * nn : c.scores.data() + nn;
+    if (!c.alpha_kept) {  // the forward's weights again, from the kept q and k
+      causal_scores(q, k, c.scores.data() + nn, 1, n, dh);
+      causal_softmax(c.scores.data() + nn, n, beta_);
     }
+    causal_apply_transposed(alpha, dout, c.dv.data() + at, batch, n, dh);  // dV = αᵀ dO
+    causal_scores(dout, v, dalpha, batch, n, dh);                          // dα = dO Vᵀ
+    for (int b = 0; b < batch; ++b) causal_softmax_backward(alpha + b * nn, dalpha + b * nn, n, beta_);  // dS
+    causal_apply(dalpha, k, c.dq.data() + at, batch, n, dh);                                             // dQ = dS K
+    causal_apply_transposed(dalpha, q, c.dk.data() + at, batch, n, dh);                                  // dK = dSᵀ Q
   }
   const std::pair<std::vector<S>*, xt::xtensor<S, 2>*> grads[] = {
       {&c.dq, &grads_.wq}, {&c.dk, &grads_.wk}, {&c.dv, &grads_.wv}};

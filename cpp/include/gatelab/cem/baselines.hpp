@@ -65,7 +65,8 @@ class CemStdAttentionT {
 
   // The transformer's path: x holds `sequences` causal sequences of n tokens one after the
   // other ((sequences·n) × d), each attending only to itself. The projections and the weight
-  // gradients run over all rows at once, the scores sequence by sequence and head by head;
+  // gradients run over all rows at once, the scores of every sequence and head in one batched
+  // causal product (base/matmul_causal.hpp);
   // forward_sequences keeps q, k, v, the head outputs and (when they fit) the attention
   // weights, and backward_sequences, given the same x, reads them instead of recomputing.
   // The bits are those of forward / backward(accumulate = true) called on each sequence in
@@ -78,8 +79,8 @@ class CemStdAttentionT {
     const S* x = nullptr;  // the input these belong to (null: none)
     int n = 0, sequences = 0;
     bool alpha_kept = false;
-    std::vector<S> q, k, v;  // per head, all rows: (heads, rows, d_h)
-    std::vector<S> alpha;    // per sequence and head: (sequences, heads, n, n), when alpha_kept
+    std::vector<S> q, k, v;  // per head, all rows: (heads, rows, d_h), i.e. heads·sequences problems
+    std::vector<S> alpha;    // per head and sequence: (heads, sequences, n, n), when alpha_kept
     std::vector<S> o;        // the heads' outputs side by side: (rows, d)
     std::vector<S> rows_d, head, scores, dq, dk, dv, stacked, w_stacked;  // scratch
   };

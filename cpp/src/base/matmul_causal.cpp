@@ -1,0 +1,130 @@
+// The batched causal products of matmul_causal.hpp. Each problem is small (n × d_h with n the
+// context, e.g. 64 × 16), so packing panels as the general products do would cost as much as
+// the arithmetic: the kernels read the operands in place (only B of the scores is transposed,
+// n·d_h floats per problem) and keep an R × V register tile (matmul_simd.hpp's MR × NV) of
+// accumulators, each lane adding its products in increasing index from 0.
+#include "gatelab/base/matmul_causal.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "base/matmul_simd.hpp"
+
+namespace gatelab {
+namespace {
+
+using namespace matmul_detail;
+
+// R rows × V vectors of an output with row stride ldo, starting at column c:
+// out(r, c + l) = Σ_{t < steps} coef(r, t) · row_t(c + l), where coef(r, t) = coef[t·cs + r·rs]
+// and row_t = x + t·ldx. Every lane starts at 0 and adds in increasing t.
+template <int R, int V>
+inline void tile(const float* coef, long rs, long cs, const float* x, long ldx, int steps, float* out, long ldo,
+                 int rows) {
+  vfloat acc[R][V];
+  for (int r = 0; r < R; ++r) {
+    for (int v = 0; v < V; ++v) acc[r][v] = vfloat{};
+  }
+  for (int t = 0; t < steps; ++t) {
+    vfloat xv[V];
+    for (int v = 0; v < V; ++v) xv[v] = load(x + t * ldx + v * kLanes);
+    const float* c = coef + t * cs;
+    for (int r = 0; r < R; ++r) {
+      const vfloat a = splat(c[r * rs]);
+      for (int v = 0; v < V; ++v) acc[r][v] = acc[r][v] + a * xv[v];
+    }
+  }
+  for (int r = 0; r < R && r < rows; ++r) {
+    for (int v = 0; v < V; ++v) store(out + r * ldo + v * kLanes, acc[r][v]);
+  }
+}
+
+// The same for one column (the last cols mod kLanes), in scalar float: the same sum per element.
+inline void column(const float* coef, long rs, long cs, const float* x, long ldx, int steps, float* out, long ldo,
+                   int rows) {
+  for (int r = 0; r < rows; ++r) {
+    float sum = 0.0f;
+    for (int t = 0; t < steps; ++t) sum = sum + coef[t * cs + r * rs] * x[t * ldx];
+    out[r * ldo] = sum;
+  }
+}
+
+// Columns [0, cols) of an R-row block (fewer when rows < R: the rows past it are computed from
+// the coefficients there, which must be readable, and not stored).
+template <int R>
+void row_block(const float* coef, long rs, long cs, const float* x, long ldx, int steps, float* out, long ldo,
+               int rows, int cols) {
+  int c = 0;
+  for (; c + kNV * kLanes <= cols; c += kNV * kLanes) tile<R, kNV>(coef, rs, cs, x + c, ldx, steps, out + c, ldo, rows);
+  for (; c + kLanes <= cols; c += kLanes) tile<R, 1>(coef, rs, cs, x + c, ldx, steps, out + c, ldo, rows);
+  for (; c < cols; ++c) column(coef, rs, cs, x + c, ldx, steps, out + c, ldo, rows);
+}
+
+// One R-row block, or the last rows of a matrix one by one (their coefficients past the end
+// of the matrix must not be read).
+template <class Steps>
+void blocks(const float* coef, long rs, long cs, long block_step, const float* x, long ldx, float* out, long ldo,
+            int rows, int cols, Steps steps_of, long x_step) {
+  int i = 0;
+  for (; i + kMR <= rows; i += kMR) {
+    const auto [first, steps] = steps_of(i, kMR);
+    row_block<kMR>(coef + i * block_step + first * cs, rs, cs, x + first * x_step, ldx, steps, out + i * ldo, ldo,
+                   kMR, cols);
+  }
+  for (; i < rows; ++i) {
+    const auto [first, steps] = steps_of(i, 1);
+    row_block<1>(coef + i * block_step + first * cs, rs, cs, x + first * x_step, ldx, steps, out + i * ldo, ldo, 1,
+                 cols);
+  }
+}
+
+struct Range {
+  int first, steps;
+};
+
+}  // namespace
+
+void causal_apply(const float* l, const float* x, float* out, int count, int n, int dh) {
+  const long nn = long(n) * n, nd = long(n) * dh;
+  for (int b = 0; b < count; ++b) {
+    // Row i sums over j ≤ i; a block of rows [i, i + R) runs to its last row's diagonal.
+    blocks(
+        l + b * nn, n, 1, n, x + b * nd, dh, out + b * nd, dh, n, dh,
+        [n](int i, int r) { return Range{0, std::min(n, i + r)}; }, dh);
+  }
+}
+
+void causal_apply_transposed(const float* l, const float* x, float* out, int count, int n, int dh) {
+  const long nn = long(n) * n, nd = long(n) * dh;
+  for (int b = 0; b < count; ++b) {
+    // Output row j sums over i ≥ j (L(i, j) = 0 above the diagonal); coef(r, t) = L(t, j + r).
+    blocks(
+        l + b * nn, 1, n, 1, x + b * nd, dh, out + b * nd, dh, n, dh, [n](int j, int) { return Range{j, n - j}; },
+        dh);
+  }
+}
+
+void causal_scores(const float* a, const float* b, float* s, int count, int n, int dh) {
+  thread_local std::vector<float> transposed;
+  if (transposed.size() < std::size_t(n) * dh) transposed.resize(std::size_t(n) * dh);
+  float* bt = transposed.data();
+  const long nn = long(n) * n, nd = long(n) * dh;
+  for (int p = 0; p < count; ++p) {
+    const float* bp = b + p * nd;
+    for (int j = 0; j < n; ++j) {
+      for (int t = 0; t < dh; ++t) bt[long(t) * n + j] = bp[long(j) * dh + t];
+    }
+    // S(i, j) = Σ_t A(i, t) Bᵀ(t, j) for j ≤ i: a block of rows [i, i + R) needs the columns up
+    // to its last row's diagonal, rounded up to whole vectors where the row is long enough.
+    const float* ap = a + p * nd;
+    float* sp = s + p * nn;
+    int i = 0;
+    for (; i + kMR <= n; i += kMR) {
+      const int cols = std::min<int>(n, round_up(i + kMR, kLanes));
+      row_block<kMR>(ap + long(i) * dh, dh, 1, bt, n, dh, sp + long(i) * n, n, kMR, cols);
+    }
+    for (; i < n; ++i) row_block<1>(ap + long(i) * dh, dh, 1, bt, n, dh, sp + long(i) * n, n, 1, i + 1);
+  }
+}
+
+}  // namespace gatelab
