@@ -73,6 +73,10 @@ std::vector<Shape> shapes(bool quick) {
   list.push_back({500, 16, 1, "layer: 16 hidden -> 1 output, 500 points"});
   list.push_back({16384, 3, 16, "layer: a 128x128 grid through a first layer (x, y, 1) -> 16"});
   list.push_back({64, 64, 256, "layer: 64 -> 256, 64 tokens"});
+  list.push_back({1024, 64, 128, "LM: 1024 tokens, 64 -> 128 (the MLP's first products)"});
+  list.push_back({1024, 128, 64, "LM: 1024 tokens, 128 -> 64 (the MLP's output product)"});
+  list.push_back({64, 16, 64, "LM: one head's scores, 64 x 16 . 16 x 64"});
+  list.push_back({64, 64, 16, "LM: one head's weights times values, 64 x 64 . 64 x 16"});
   return list;
 }
 

@@ -27,3 +27,16 @@ export function wasmPeak(measuredGhz) {
   if (!ghz) return null;
   return { ghz, source, gflops: LANES * FLOPS_PER_LANE_PER_CYCLE * ghz };
 }
+
+/**
+ * The native build's measured mul + add ceiling: bench_peak's row at the widest vector it
+ * measured natively (f32x8 with AVX2, f32x16 with AVX-512; the width the native matrix products
+ * use), as { op, gflops }, or null when the run has no native peak rows. Native %ceil divides by it.
+ */
+export function nativeCeiling(rows) {
+  const widths = rows.filter((r) => r.column === 'native' && /^peak_f32x\d+_mul\+add$/.test(r.op))
+    .map((r) => ({ op: r.op, lanes: Number(/x(\d+)_/.exec(r.op)[1]), gflops: r.value }));
+  if (!widths.length) return null;
+  const widest = widths.reduce((a, b) => (b.lanes > a.lanes ? b : a));
+  return { op: widest.op, gflops: widest.gflops };
+}

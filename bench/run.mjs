@@ -35,7 +35,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { wasmPeak } from './peak.mjs';
+import { nativeCeiling, wasmPeak } from './peak.mjs';
 import { lmLine } from './suite/lm.mjs';
 import { jsSource } from './source-js.mjs';
 import { gatelabSource } from './source-gatelab.mjs';
@@ -112,7 +112,8 @@ export function render(run, { best = false } = {}) {
   const rows = best ? run.rows.map((r) => (typeof r.best === 'number' ? { ...r, value: r.best } : r)) : run.rows;
   const browser = run.where === 'browser';
   // A partial run (--only) leaves most targets unmeasured: list only those it measured.
-  const targets = checkTargets(rows, peak, { browser }).filter((t) => !run.only || t.met !== null);
+  const native = nativeCeiling(rows);
+  const targets = checkTargets(rows, peak, { browser, ceiling: native }).filter((t) => !run.only || t.met !== null);
   const ceiling = rows.find((r) => r.op === 'peak_f32x4_mul+add' && r.column === 'wasm');
   const out = [];
   const statistic = best ? 'best timed batch' : 'median of timed batches';
@@ -131,9 +132,13 @@ export function render(run, { best = false } = {}) {
     out.push(`measured mul+add ceiling of f32x4 in wasm on this core: ${ceiling.value.toFixed(1)} GFLOP/s ` +
       '(bench_peak; see docs/BENCHMARKS.md)');
   }
+  if (native) {
+    out.push(`measured native mul + add ceiling (${native.op}, the native matrix products' width): ` +
+      `${native.gflops.toFixed(1)} GFLOP/s (native %ceil)`);
+  }
   out.push('× peer = GateLab wasm\'s advantage (rates: ours / theirs; times and sizes: theirs / ours)');
   out.push('');
-  out.push(formatTable(columns, rows, peak));
+  out.push(formatTable(columns, rows, peak, native));
   out.push('');
   out.push(`targets${browser ? ' (browser run)' : ''}:`);
   out.push(formatTargets(targets));

@@ -1,6 +1,7 @@
 // Formats the rows of every source as one table: a line per (op, shape, unit), a column per
 // source column (native, wasm, TF.js wasm, ONNX Runtime Web, TF.js cpu), the wasm column's
-// GFLOP/s as a percentage of the wasm SIMD128 peak, and GateLab wasm's speed-up over each
+// GFLOP/s as a percentage of the wasm SIMD128 peak, the native column's as a percentage of the
+// measured native mul + add ceiling, and GateLab wasm's speed-up over each
 // peer column ("× tfjs-wasm": 2.0 means GateLab is twice as fast; for times and sizes the
 // ratio is peer / GateLab, so above 1 is always GateLab ahead).
 
@@ -36,13 +37,18 @@ export function tableLines(rows) {
 }
 
 // columns: [{ key, label, wasm?, peer? }]; rows: [{ column, op, shape, unit, value }];
-// peak: from peak.mjs, or null. The GateLab column the peers are compared with is 'wasm'.
-export function formatTable(columns, rows, peak) {
+// peak: from peak.mjs, or null; ceiling: the native mul + add ceiling (peak.mjs nativeCeiling),
+// or null. The GateLab column the peers are compared with is 'wasm'.
+export function formatTable(columns, rows, peak, ceiling = null) {
   const lines = tableLines(rows);
   const used = columns.filter((c) => rows.some((r) => r.column === c.key));
   const header = [];
   for (const c of used) {
     header.push({ title: c.label, get: (line) => line.values[c.key] });
+    if (c.key === 'native' && ceiling && rows.some((r) => r.unit === 'GFLOP/s')) {
+      const known = (line) => line.unit === 'GFLOP/s' && line.values.native !== undefined;
+      header.push({ title: 'native %ceil', get: (line) => (known(line) ? (100 * line.values.native) / ceiling.gflops : undefined) });
+    }
     if (c.wasm && peak && rows.some((r) => r.unit === 'GFLOP/s')) {
       const known = (line) => line.unit === 'GFLOP/s' && line.values[c.key] !== undefined;
       header.push({ title: `${c.label} %pk`, get: (line) => (known(line) ? (100 * line.values[c.key]) / peak.gflops : undefined) });

@@ -5,7 +5,7 @@ import { advantage, tableLines } from './table.mjs';
 const square = (shape) => /^(\d+)x\1x\1$/.exec(shape);
 
 /** @returns {{ name: string, met: boolean | null, detail: string }[]} null = not measured. */
-export function checkTargets(rows, peak, { browser = false } = {}) {
+export function checkTargets(rows, peak, { browser = false, ceiling = null } = {}) {
   const lines = tableLines(rows);
   const results = [];
   const worst = (name, cases, need, describe) => {
@@ -35,6 +35,17 @@ export function checkTargets(rows, peak, { browser = false } = {}) {
       matmul.filter((l) => square(l.shape)).map((l) => ({ shape: l.shape, value: l.values.wasm && (100 * l.values.wasm) / peak.gflops })),
       (v) => v >= 50, (c) => `${c.shape} ${c.value.toFixed(0)} %`);
   }
+  if (ceiling) {
+    const lmShape = (shape) => ['1024x64x128', '1024x128x64', '64x16x64', '64x64x16'].includes(shape);
+    worst(`native matmul ≥ 70 % of the measured native mul + add ceiling (${ceiling.op}; square n ≥ 128, LM shapes)`,
+      matmul.filter((l) => (square(l.shape) && Number(square(l.shape)[1]) >= 128) || lmShape(l.shape))
+        .map((l) => ({ shape: l.shape, value: l.values.native && (100 * l.values.native) / ceiling.gflops })),
+      (v) => v >= 70, (c) => `${c.shape} ${c.value.toFixed(0)} %`);
+  }
+  worst('native LM step ≥ 3× the wasm core step (steps/s, one run)',
+    lines.filter((l) => l.op === 'lm_train_step core').map((l) => ({ shape: l.shape,
+      value: l.values.native > 0 && l.values.wasm > 0 ? l.values.native / l.values.wasm : undefined })),
+    (v) => v >= 3, (c) => `${c.shape} ${c.value.toFixed(2)}×`);
   // Times are negated so that "lowest" is the slowest case.
   worst('SiLU and GELU (erf form) values ≤ 3 ns/element in wasm',
     lines.filter((l) => /^(silu|gelu)_forward$/.test(l.op))

@@ -106,5 +106,14 @@ export function lmLine(rows) {
   const ours = value('wasm'), theirs = value('tfjs-wasm');
   if (!(ours > 0)) return null;
   const f = (v) => (v > 0 ? v.toFixed(v >= 100 ? 0 : 1) : '—');
-  return `lm: GateLab ${f(ours)} steps/s, TF.js-wasm ${f(theirs)} steps/s, ratio ${theirs > 0 ? (ours / theirs).toFixed(2) : '—'}`;
+  const line = `lm: GateLab ${f(ours)} steps/s, TF.js-wasm ${f(theirs)} steps/s, ratio ${theirs > 0 ? (ours / theirs).toFixed(2) : '—'}`;
+  // The C++ core's own step (bench_lm) natively and in wasm at the row size, when measured.
+  const core = rows.filter((r) => r.op === 'lm_train_step core');
+  const coreShape = core.find((r) => r.column === 'native')?.shape;
+  const coreValue = (column) => core.find((r) => r.shape === coreShape && r.column === column)?.value;
+  const native = coreValue('native'), wasm = coreValue('wasm');
+  if (!(native > 0 && wasm > 0)) return line;
+  // The run's last line stays the lm line (tests and scripts read it there).
+  return `lm core step (${coreShape}): native ${f(native)} steps/s, wasm ${f(wasm)} steps/s, ` +
+    `native ${(native / wasm).toFixed(2)}× wasm\n${line}`;
 }

@@ -10,6 +10,10 @@ export const MATMUL_SHAPES = [
   { m: 500, k: 16, n: 1, note: 'layer 16 → 1, 500 points' },
   { m: 16384, k: 3, n: 16, note: 'first layer over a 128×128 grid' },
   { m: 64, k: 64, n: 256, note: 'layer 64 → 256, 64 tokens' },
+  { m: 1024, k: 64, n: 128, note: 'LM: 1024 tokens, 64 → 128 (the MLP\'s first products)' },
+  { m: 1024, k: 128, n: 64, note: 'LM: 1024 tokens, 128 → 64 (the MLP\'s output product)' },
+  { m: 64, k: 16, n: 64, note: 'LM: one head\'s scores, 64 × 16 · 16 × 64' },
+  { m: 64, k: 64, n: 16, note: 'LM: one head\'s weights times values, 64 × 64 · 64 × 16' },
 ];
 export const QUICK_MATMUL_SHAPES = [
   { m: 16, k: 16, n: 16, note: 'square' },

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 import { expectedQuickRows, missingRows } from '../../../bench/expected.mjs';
 import { formatTable } from '../../../bench/table.mjs';
+import { nativeCeiling } from '../../../bench/peak.mjs';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -37,4 +38,22 @@ test('the rows make one table with ratios to every peer, and the targets are eva
   assert.match(table, /^op\s+shape\s+unit\s+native\s+wasm\s+wasm %pk\s+tfjs-wasm\s+ort-wasm\s+tfjs-cpu\s+× tfjs-wasm\s+× ort-wasm\s+× tfjs-cpu$/m);
   assert.match(table, /^matmul_nn\s+64x64x64\s+GFLOP\/s(\s+[\d.]+){7}×/m);
   assert.ok(targets.length >= 9 && targets.every((t) => typeof t.name === 'string' && 'met' in t));
+});
+
+// The native ceiling is bench_peak's widest native mul + add row: f32x8 with AVX2, f32x16 with
+// AVX-512, f32x4 on a machine without AVX (the same width the native products then use).
+test('native GFLOP/s are shown as a share of the measured native ceiling, at the native width', () => {
+  const { rows, columns, peak } = JSON.parse(run.stdout);
+  const ceiling = nativeCeiling(rows);
+  assert.ok(ceiling, 'bench_peak measured natively');
+  const widths = rows.filter((r) => r.column === 'native' && /^peak_f32x\d+_mul\+add$/.test(r.op))
+    .map((r) => Number(/x(\d+)_/.exec(r.op)[1]));
+  assert.equal(ceiling.op, `peak_f32x${Math.max(...widths)}_mul+add`);
+  const table = formatTable(columns, rows, peak, ceiling);
+  assert.match(table, /^op\s+shape\s+unit\s+native\s+native %ceil\s+wasm\s+wasm %pk/m);
+  const native = rows.find((r) => r.column === 'native' && r.op === 'matmul_nn' && r.shape === '64x64x64').value;
+  const cells = new RegExp('^matmul_nn\\s+64x64x64\\s+GFLOP/s\\s+([\\d.]+)\\s+([\\d.]+)', 'm').exec(table);
+  assert.ok(cells, table);
+  const share = (100 * native) / ceiling.gflops;
+  assert.ok(Math.abs(Number(cells[2]) - share) <= 0.06 * share + 0.06, `${cells[2]} vs ${share}`);
 });
