@@ -15,49 +15,79 @@ namespace {
 
 using namespace matmul_detail;
 
-// R rows × V vectors of an output with row stride ldo, starting at column c:
-// out(r, c + l) = Σ_{t < steps} coef(r, t) · row_t(c + l), where coef(r, t) = coef[t·cs + r·rs]
-// and row_t = x + t·ldx. Every lane starts at 0 and adds in increasing t.
-template <int R, int V>
-inline void tile(const float* coef, long rs, long cs, const float* x, long ldx, int steps, float* out, long ldo,
-                 int rows) {
-  vfloat acc[R][V];
-  for (int r = 0; r < R; ++r) {
-    for (int v = 0; v < V; ++v) acc[r][v] = vfloat{};
-  }
-  for (int t = 0; t < steps; ++t) {
-    vfloat xv[V];
-    for (int v = 0; v < V; ++v) xv[v] = load(x + t * ldx + v * kLanes);
-    const float* c = coef + t * cs;
-    for (int r = 0; r < R; ++r) {
-      const vfloat a = splat(c[r * rs]);
-      for (int v = 0; v < V; ++v) acc[r][v] = acc[r][v] + a * xv[v];
-    }
-  }
-  for (int r = 0; r < R && r < rows; ++r) {
-    for (int v = 0; v < V; ++v) store(out + r * ldo + v * kLanes, acc[r][v]);
+// Narrower vectors for the columns past the last full vector (a head of d_h = 8 is narrower
+// than AVX-512's 16 lanes): 8 lanes, then 4, then single columns.
+typedef float f32x8 __attribute__((vector_size(32)));
+typedef float f32x4 __attribute__((vector_size(16)));
+
+// x in every lane, written out (a loop of lane stores is not always turned into one broadcast).
+template <class Vec>
+inline Vec broadcast(float x) {
+  if constexpr (sizeof(Vec) == 16) {
+    return Vec{x, x, x, x};
+  } else if constexpr (sizeof(Vec) == 32) {
+    return Vec{x, x, x, x, x, x, x, x};
+  } else {
+    return Vec{x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
   }
 }
 
-// The same for one column (the last cols mod kLanes), in scalar float: the same sum per element.
-inline void column(const float* coef, long rs, long cs, const float* x, long ldx, int steps, float* out, long ldo,
-                   int rows) {
-  for (int r = 0; r < rows; ++r) {
+// R rows × V vectors (of type Vec, `lanes` floats each) of an output with row stride ldo,
+// starting at column c: out(r, c + l) = Σ_{t < steps} coef(r, t) · row_t(c + l), where
+// coef(r, t) = coef[t·cs + r·rs] and row_t = x + t·ldx. Every lane starts at 0 and adds in
+// increasing t.
+template <int R, int V, class Vec>
+inline void tile(const float* coef, long rs, long cs, const float* x, long ldx, int steps, float* out, long ldo) {
+  constexpr int lanes = sizeof(Vec) / sizeof(float);
+  Vec acc[R][V];
+  for (int r = 0; r < R; ++r) {
+    for (int v = 0; v < V; ++v) acc[r][v] = Vec{};
+  }
+  for (int t = 0; t < steps; ++t) {
+    Vec xv[V];
+    for (int v = 0; v < V; ++v) __builtin_memcpy(&xv[v], x + t * ldx + v * lanes, sizeof(Vec));
+    const float* c = coef + t * cs;
+    for (int r = 0; r < R; ++r) {
+      const Vec a = broadcast<Vec>(c[r * rs]);
+      for (int v = 0; v < V; ++v) acc[r][v] = acc[r][v] + a * xv[v];
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int v = 0; v < V; ++v) __builtin_memcpy(out + r * ldo + v * lanes, &acc[r][v], sizeof(Vec));
+  }
+}
+
+// The same for one column, in scalar float: the same sum per element.
+template <int R>
+inline void column(const float* coef, long rs, long cs, const float* x, long ldx, int steps, float* out, long ldo) {
+  for (int r = 0; r < R; ++r) {
     float sum = 0.0f;
     for (int t = 0; t < steps; ++t) sum = sum + coef[t * cs + r * rs] * x[t * ldx];
     out[r * ldo] = sum;
   }
 }
 
-// Columns [0, cols) of an R-row block (fewer when rows < R: the rows past it are computed from
-// the coefficients there, which must be readable, and not stored).
+// Columns [0, cols) of an R-row block.
 template <int R>
 void row_block(const float* coef, long rs, long cs, const float* x, long ldx, int steps, float* out, long ldo,
-               int rows, int cols) {
+               int cols) {
   int c = 0;
-  for (; c + kNV * kLanes <= cols; c += kNV * kLanes) tile<R, kNV>(coef, rs, cs, x + c, ldx, steps, out + c, ldo, rows);
-  for (; c + kLanes <= cols; c += kLanes) tile<R, 1>(coef, rs, cs, x + c, ldx, steps, out + c, ldo, rows);
-  for (; c < cols; ++c) column(coef, rs, cs, x + c, ldx, steps, out + c, ldo, rows);
+  for (; c + kNV * kLanes <= cols; c += kNV * kLanes)
+    tile<R, kNV, vfloat>(coef, rs, cs, x + c, ldx, steps, out + c, ldo);
+  for (; c + kLanes <= cols; c += kLanes) tile<R, 1, vfloat>(coef, rs, cs, x + c, ldx, steps, out + c, ldo);
+  if constexpr (kLanes > 8) {
+    if (c + 8 <= cols) {
+      tile<R, 1, f32x8>(coef, rs, cs, x + c, ldx, steps, out + c, ldo);
+      c += 8;
+    }
+  }
+  if constexpr (kLanes > 4) {
+    if (c + 4 <= cols) {
+      tile<R, 1, f32x4>(coef, rs, cs, x + c, ldx, steps, out + c, ldo);
+      c += 4;
+    }
+  }
+  for (; c < cols; ++c) column<R>(coef, rs, cs, x + c, ldx, steps, out + c, ldo);
 }
 
 // One R-row block, or the last rows of a matrix one by one (their coefficients past the end
@@ -69,12 +99,11 @@ void blocks(const float* coef, long rs, long cs, long block_step, const float* x
   for (; i + kMR <= rows; i += kMR) {
     const auto [first, steps] = steps_of(i, kMR);
     row_block<kMR>(coef + i * block_step + first * cs, rs, cs, x + first * x_step, ldx, steps, out + i * ldo, ldo,
-                   kMR, cols);
+                   cols);
   }
   for (; i < rows; ++i) {
     const auto [first, steps] = steps_of(i, 1);
-    row_block<1>(coef + i * block_step + first * cs, rs, cs, x + first * x_step, ldx, steps, out + i * ldo, ldo, 1,
-                 cols);
+    row_block<1>(coef + i * block_step + first * cs, rs, cs, x + first * x_step, ldx, steps, out + i * ldo, ldo, cols);
   }
 }
 
@@ -90,7 +119,10 @@ void causal_apply(const float* l, const float* x, float* out, int count, int n, 
     // Row i sums over j ≤ i; a block of rows [i, i + R) runs to its last row's diagonal.
     blocks(
         l + b * nn, n, 1, n, x + b * nd, dh, out + b * nd, dh, n, dh,
-        [n](int i, int r) { return Range{0, std::min(n, i + r)}; }, dh);
+        [n](int i, int r) {
+          return Range{0, std::min(n, i + r)};
+        },
+        dh);
   }
 }
 
@@ -99,7 +131,10 @@ void causal_apply_transposed(const float* l, const float* x, float* out, int cou
   for (int b = 0; b < count; ++b) {
     // Output row j sums over i ≥ j (L(i, j) = 0 above the diagonal); coef(r, t) = L(t, j + r).
     blocks(
-        l + b * nn, 1, n, 1, x + b * nd, dh, out + b * nd, dh, n, dh, [n](int j, int) { return Range{j, n - j}; },
+        l + b * nn, 1, n, 1, x + b * nd, dh, out + b * nd, dh, n, dh,
+        [n](int j, int) {
+          return Range{j, n - j};
+        },
         dh);
   }
 }
@@ -121,9 +156,9 @@ void causal_scores(const float* a, const float* b, float* s, int count, int n, i
     int i = 0;
     for (; i + kMR <= n; i += kMR) {
       const int cols = std::min<int>(n, round_up(i + kMR, kLanes));
-      row_block<kMR>(ap + long(i) * dh, dh, 1, bt, n, dh, sp + long(i) * n, n, kMR, cols);
+      row_block<kMR>(ap + long(i) * dh, dh, 1, bt, n, dh, sp + long(i) * n, n, cols);
     }
-    for (; i < n; ++i) row_block<1>(ap + long(i) * dh, dh, 1, bt, n, dh, sp + long(i) * n, n, 1, i + 1);
+    for (; i < n; ++i) row_block<1>(ap + long(i) * dh, dh, 1, bt, n, dh, sp + long(i) * n, n, i + 1);
   }
 }
 
