@@ -117,6 +117,12 @@ void copy_out(const Range& values, Ptr out) {
   std::transform(std::begin(values), std::end(values), f32(out), [](auto v) { return static_cast<float>(v); });
 }
 
+// A copy of n doubles as a Float64Array (results computed in double that JS keeps in double).
+inline val float64_array(const double* values, std::size_t n) {
+  return val::global("Float64Array").new_(emscripten::typed_memory_view(n, values)).call<val>("slice");
+}
+inline val float64_array(const std::vector<double>& v) { return float64_array(v.data(), v.size()); }
+
 // A transient result (a race, a census) that JS reads out and deletes at once: the error of
 // its options, or the rows compute() made.
 template <class Row>

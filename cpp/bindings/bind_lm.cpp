@@ -49,10 +49,6 @@ LmSession* create_session(const val& j, const Corpus& corpus) {
   return new LmSession(c, corpus.corpus);
 }
 
-val array_of(const double* values, std::size_t n) {
-  return val::global("Float64Array").new_(typed_memory_view(n, values)).call<val>("slice");
-}
-
 }  // namespace
 
 // Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
@@ -86,7 +82,7 @@ EMSCRIPTEN_BINDINGS(gatelab_lm) {
       .function("losses", +[](const LmSession& s, int from) {
         const auto& l = s.train_losses();
         const std::size_t start = std::min<std::size_t>(std::max(0, from), l.size());
-        return array_of(l.data() + start, l.size() - start);
+        return float64_array(l.data() + start, l.size() - start);
       })
       .function("evaluate", +[](LmSession& s, int split, int windows) {
         return number_from([&](double* v) { return s.evaluate(CorpusSplit(split), windows, v); });
@@ -99,7 +95,7 @@ EMSCRIPTEN_BINDINGS(gatelab_lm) {
       .function("diagnostics", +[](LmSession& s, int split, int windows) {
         std::vector<double> flat;
         const Status e = lm_diagnostics_flat(s, CorpusSplit(split), windows, flat);
-        return object_of("error", e, "values", array_of(flat.data(), flat.size()));
+        return object_of("error", e, "values", float64_array(flat.data(), flat.size()));
       })
       .function("mlpOutputRms", &LmSession::mlp_output_rms)
       .function("checkpoint", +[](const LmSession& s) {

@@ -6,6 +6,7 @@
 
 #include "gatelab/paper_a/census.hpp"
 #include "gatelab/paper_a/interactions.hpp"
+#include "gatelab/paper_a/ntk.hpp"
 #include "gatelab/paper_a/rank_approx.hpp"
 #include "gatelab/paper_a/symmetry.hpp"
 
@@ -20,7 +21,8 @@ Status to_config(const val& o, LayerConfig& c) {
   if (Status e = parse_activation(get<std::string>(o, "activation"), "activation", c.activation.kind); !e.ok())
     return e;
   if (Status e = seed_of(o, c.seed); !e.ok()) return e;
-  read_fields(o, "beta", c.activation.beta, "dIn", c.d_in, "hidden", c.hidden, "dOut", c.d_out, "rank", c.rank);
+  read_fields(o, "beta", c.activation.beta, "dIn", c.d_in, "hidden", c.hidden, "dOut", c.d_out, "rank", c.rank,
+              "symmetrize", c.symmetrize);
   return validate(c);
 }
 
@@ -28,7 +30,7 @@ val layer_options(const Layer& layer) {
   const LayerConfig& c = layer.config();
   return object_of("kind", layer_kind_name(c.kind), "activation", activation_name(c.activation.kind), "beta",
                    c.activation.beta, "dIn", c.d_in, "hidden", c.hidden, "dOut", c.d_out, "rank", c.rank, "seed",
-                   static_cast<double>(c.seed));
+                   static_cast<double>(c.seed), "symmetrize", c.symmetrize);
 }
 
 Status layer_forward(const Layer& layer, Ptr x, int rows, Ptr out) {
@@ -52,6 +54,14 @@ val symmetry_gap(const Layer& layer, Ptr x, int rows, bool exchange, float alpha
 val scaling_gap_units(const Layer& layer, Ptr x, int rows, Ptr alphas) {
   const Status e = validate_symmetry_probe(layer, rows);
   return number_result(e, e.ok() ? scaling_gap_per_unit(layer, f32(x), rows, f32(alphas)) : 0);
+}
+
+// {error, gram (N·N), eigenvalues (N), conditionNumber} as Float64Arrays, N = rows·d_out.
+val ntk_js(const Layer& layer, Ptr x, int rows) {
+  Ntk k;
+  const Status e = run_if_ok(validate_ntk(layer, rows), [&] { k = neural_tangent_kernel(layer, f32(x), rows); });
+  return object_of("error", e, "gram", float64_array(k.gram), "eigenvalues", float64_array(k.eigenvalues),
+                   "conditionNumber", k.condition_number);
 }
 
 Status plane(int act, float beta, float lo, float hi, int n, Ptr out) {
@@ -148,6 +158,7 @@ EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
   function("_liveLayerCount", &Layer::live_count);
   function("_symmetryGap", &symmetry_gap);
   function("_scalingGapPerUnit", &scaling_gap_units);
+  function("_symmetryNtk", &ntk_js);
   function("_exchangePlane", &plane);
   function("_activationCurve", &curve);
 

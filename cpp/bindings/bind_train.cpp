@@ -42,9 +42,9 @@ Status to_config(const val& j, TrainerOptions& t) {
     e = parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation", l.activation);
   if (!e.ok()) return e;
   OptimizerOptions& p = t.optimizer;
-  read_fields(j, "hidden", l.hidden, "rank", l.rank, "biasFeature", t.bias_feature, "learningRate", p.learning_rate,
-              "momentum", p.momentum, "beta1", p.beta1, "beta2", p.beta2, "epsilon", p.epsilon, "batchSize",
-              t.batch_size, "evalEvery", t.eval_every);
+  read_fields(j, "hidden", l.hidden, "rank", l.rank, "symmetrize", l.symmetrize, "biasFeature", t.bias_feature,
+              "learningRate", p.learning_rate, "momentum", p.momentum, "beta1", p.beta1, "beta2", p.beta2, "epsilon",
+              p.epsilon, "batchSize", t.batch_size, "evalEvery", t.eval_every);
   return validate(t);
 }
 
@@ -86,7 +86,14 @@ val step(Trainer& trainer, int n) {
                    "cause", d.cause, "message", d.message);
 }
 
-// r.models is a list "kind:activation,…".
+val teleport_js(Trainer& trainer, Ptr factors) {
+  TeleportResult r;
+  const Status e = trainer.teleport(f32(factors), r);
+  return object_of("error", e, "lossBefore", r.loss_before, "lossAfter", r.loss_after, "gradNormBefore",
+                   r.grad_norm_before, "gradNormAfter", r.grad_norm_after);
+}
+
+// r.models is a list "kind:activation[:symmetrize],…".
 Status to_race(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count, RaceOptions& o) {
   if (Status e = to_config(t, o.trainer); !e.ok()) return e;
   if (Status e = to_data(d, x, y, count, o.data); !e.ok()) return e;
@@ -114,8 +121,9 @@ val model(const RaceRun& run, int i) {
   if (i < 0 || i >= run.size()) return val::null();
   const RaceResult& r = run.rows[i];
   return object_of("label", r.label, "kind", layer_kind_name(r.model.kind), "activation",
-                   activation_name(r.model.activation.kind), "firstDivergence", r.first_divergence, "hidden", r.hidden,
-                   "parameters", static_cast<int>(r.parameters), "diverged", r.diverged);
+                   activation_name(r.model.activation.kind), "symmetrize", r.model.symmetrize, "firstDivergence",
+                   r.first_divergence, "hidden", r.hidden, "parameters", static_cast<int>(r.parameters), "diverged",
+                   r.diverged);
 }
 
 }  // namespace
@@ -150,6 +158,9 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
       .function("getData", +[](const Trainer& t, Ptr xtr, Ptr ytr, Ptr xte, Ptr yte) {
         copy_dataset(t.data(), f32(xtr), f32(ytr), f32(xte), f32(yte));
       })
+      .function("gradientNorm", &Trainer::gradient_norm)
+      .function("teleport", &teleport_js)
+      .function("balance", +[](const Trainer& t, Ptr out) { copy_out(t.balance(), out); })
       .function("stepsDone", &Trainer::steps_done)
       .function("dIn", +[](const Trainer& t) { return t.layer().config().d_in; })
       .function("parameterCount", +[](const Trainer& t) { return static_cast<int>(t.layer().parameter_count()); });

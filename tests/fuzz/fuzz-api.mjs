@@ -59,9 +59,12 @@ function lmHandles(lab) {
 
 export function seedHandles(lab) {
   return [
-    lab.createLayer({ kind: 'gated', activation: 'silu', dIn: 3, hidden: 4, dOut: 2, rank: 2, seed: 1 }),
+    lab.createLayer({ kind: 'gated', activation: 'silu', dIn: 3, hidden: 4, dOut: 2, rank: 2, seed: 1,
+      symmetrize: 0.5 }),
     lab.createLayer({ kind: 'mlp', dIn: 2, hidden: 3, dOut: 1 }),
     lab.createTrainer({ kind: 'symmetric', hidden: 4, data: { task: 'xor', count: 16 } }),
+    lab.createTrainer({ kind: 'gated', activation: 'relu', symmetrize: 1, hidden: 3,
+      data: { task: 'circle', count: 16 } }),
     lab.cem.createAttention({ d: 4, heads: 2, diagonal: 'per-head', precond: 'psd', precondRank: 1 }),
     lab.cem.createMlp({ d: 4, hidden: 3 }),
     lab.cem.createStandardAttention({ d: 4 }),

@@ -18,7 +18,8 @@ const STRINGS = ['', 'relu', 'silu', 'gated', 'mlp', 'symmetric', 'none', 'per-h
   'constructor', '__proto__', 'a'.repeat(300), '1', 'NaN'];
 const OPTION_NAMES = ['kind', 'activation', 'beta', 'dIn', 'hidden', 'dOut', 'rank', 'seed', 'd', 'heads', 'steps',
   'eta', 'diagonal', 'precond', 'precondRank', 'min', 'max', 'n', 'task', 'count', 'noise', 'trainFraction',
-  'loss', 'optimizer', 'learningRate', 'batchSize', 'models', 'seeds', 'budget', 'data', 'wasmUrl', 'size', 'extent'];
+  'loss', 'optimizer', 'learningRate', 'batchSize', 'models', 'seeds', 'budget', 'data', 'wasmUrl', 'size', 'extent',
+  'symmetrize'];
 
 export class ValueSource {
   constructor(seed) {

@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   const s = lab.lm.createSession({ corpus });
   s.evaluate('test'); // error: split
   const n: string = s.stepsDone; // error: number
-  console.log(n);
+  lab.race({ symmetrize: 1 }); // error: symmetrize is per model
+  const r: string = t.teleport(2).lossAfter; // error: number
+  console.log(n, r);
 }
 void main();

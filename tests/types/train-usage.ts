@@ -31,7 +31,11 @@ async function main(): Promise<void> {
   [trainer, minimal].forEach((t) => t.dispose());
 
   const race: RaceResult = lab.race({ data: { task: 'gaussians', count: 120 }, steps: 60, seeds: 2, learningRate: 0.03,
-    models: [{ kind: 'mlp' }, { kind: 'gated', activation: 'silu' }, 'bilinear'], widthRule: 'budget', budget: 128 });
+    models: [{ kind: 'mlp' }, { kind: 'gated', activation: 'silu' }, 'bilinear',
+      { kind: 'gated', activation: 'silu', symmetrize: 1 }],
+    widthRule: 'budget', budget: 128 });
+  const lambda: number = race.models[3].symmetrize;
+  const layerLambda: number = lab.createTrainer({ kind: 'gated', symmetrize: 1 }).weights().layer.symmetrize;
   const first = race.models[0];
   const band: Float32Array = first.curves.testAccuracy.mean;
   const finals: number[] = first.final.testAccuracy.values;
@@ -40,7 +44,7 @@ async function main(): Promise<void> {
   const widths: number[] = shazeer.models.map((m) => m.hidden);
   const defaults: string[] = lab.race().options.models;
   console.log(tasks, data, teacher, user, done, records, history, grid, xTrain, json, task, rate, steps, band, finals,
-    summary.ci95, widths, defaults, first.label, first.parameters);
+    summary.ci95, widths, defaults, first.label, first.parameters, lambda, layerLambda);
 }
 async function languageModel(): Promise<void> {
   const lab = await loadGateLab();

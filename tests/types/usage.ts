@@ -1,5 +1,5 @@
 // Compiled with tsc --noEmit (tests/js/paper-a/types.test.mjs): the lab.* contract as a user writes it.
-import { loadGateLab, GateLabError, type Layer } from '../../web/lib/gatelab.js';
+import { loadGateLab, GateLabError, type Layer, type NtkResult, type TeleportResult } from '../../web/lib/gatelab.js';
 
 async function main(): Promise<void> {
   const lab = await loadGateLab({ wasmUrl: '/gatelab_wasm.wasm' });
@@ -16,6 +16,18 @@ async function main(): Promise<void> {
   const gap: number = lab.symmetry.exchangeGap(layer, new Float32Array(8), 2);
   const sgap: number = lab.symmetry.scalingGap(layer, new Float32Array(8), 2, -1.5);
   const plane: Float32Array = lab.symmetry.exchangePlane('silu', { min: -3, max: 3, n: 64 });
+  const symgated: Layer = lab.createLayer({ kind: 'gated', activation: 'silu', dIn: 4, hidden: 8, dOut: 3, rank: 2,
+    seed: 7, symmetrize: 1 });
+  const lambda: number = symgated.options.symmetrize;
+  const { gram, eigenvalues, conditionNumber }: NtkResult = lab.symmetry.ntk(symgated, new Float32Array(8), 2);
+  const spectrum: Float64Array = eigenvalues;
+  const trainer = lab.createTrainer({ kind: 'gated', activation: 'relu', symmetrize: 0.5, optimizer: 'sgd',
+    batchSize: 0 });
+  const norm: number = trainer.gradientNorm();
+  const moved: TeleportResult = trainer.teleport(new Float32Array(8).fill(2));
+  const again: number = trainer.teleport(0.5).gradNormAfter - moved.lossAfter;
+  const balance: Float32Array = trainer.balance();
+  [symgated, trainer].forEach((o) => o.dispose());
   const live: number = lab.liveObjects();
   try {
     lab.createLayer({ kind: 'gated', dIn: 0, hidden: 1, dOut: 1 });
@@ -23,6 +35,7 @@ async function main(): Promise<void> {
     if (e instanceof GateLabError) console.log(e.message, e.argument, e.code);
   }
   [layer, swapped, scaled].forEach((l) => l.dispose());
-  console.log(version, first, degree, y, gap, sgap, plane, live);
+  console.log(version, first, degree, y, gap, sgap, plane, live, lambda, gram, spectrum, conditionNumber, norm, again,
+    balance);
 }
 void main();

@@ -3,7 +3,8 @@
  * computed by a C++ core compiled to WebAssembly. The package's one entry: it assembles the
  * lab from the areas' types (base, paper-a, train, cem, gp) and re-exports them all.
  *
- * Every array is a row-major Float32Array and every result is a copy: nothing returned points
+ * Every array is a row-major Float32Array (a few results the core keeps in double, such as
+ * lab.symmetry.ntk's, are Float64Arrays) and every result is a copy: nothing returned points
  * into wasm memory. Bad input throws {@link GateLabError} with a `code` and the offending
  * `argument`; the module stays usable afterwards.
  */

@@ -3,6 +3,8 @@
 #include "gatelab/base/list.hpp"
 
 #include <climits>
+#include <cmath>
+#include <cstdlib>
 
 namespace gatelab {
 
@@ -32,6 +34,34 @@ bool parse_int(std::string_view text, int& out) {
     if (value > static_cast<long long>(INT_MAX) + (negative ? 1 : 0)) return false;
   }
   out = static_cast<int>(negative ? -value : value);
+  return true;
+}
+
+// The syntax is checked by hand, so that strtof (correctly rounded in glibc and in musl, the
+// wasm libc) only ever sees a plain decimal number in the "C" locale the library runs in.
+bool parse_float(std::string_view text, float& out) {
+  std::size_t at = text.empty() || (text[0] != '-' && text[0] != '+') ? 0 : 1;
+  const auto digits = [&] {
+    const std::size_t from = at;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;
+    return at - from;
+  };
+  std::size_t mantissa = digits();
+  if (at < text.size() && text[at] == '.') {
+    ++at;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return false;
+  if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    ++at;
+    if (at < text.size() && (text[at] == '-' || text[at] == '+')) ++at;
+    if (digits() == 0) return false;
+  }
+  if (at != text.size()) return false;
+  const std::string copy(text);
+  const float value = std::strtof(copy.c_str(), nullptr);
+  if (!std::isfinite(value)) return false;
+  out = value;
   return true;
 }
 

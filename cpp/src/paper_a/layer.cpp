@@ -85,8 +85,8 @@ Status validate(const LayerConfig& c) {
                         "symmetrize must be a finite number in [0, 1] (got " + std::to_string(c.symmetrize) + ")");
   }
   if (c.symmetrize != 0.0f && c.kind != LayerKind::gated) {
-    return invalid_value(
-        "", std::string("symmetrize applies to the 'gated' kind only (kind is '") + layer_kind_name(c.kind) + "')");
+    return unsupported("symmetrize", std::string("symmetrize applies to the 'gated' kind only (kind is '") +
+                                         layer_kind_name(c.kind) + "')");
   }
   const std::size_t r = static_cast<std::size_t>(stored_rank(c));
   const std::size_t count =

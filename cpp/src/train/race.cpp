@@ -9,6 +9,7 @@
 
 #include "gatelab/base/list.hpp"
 #include "gatelab/base/stats.hpp"
+#include "gatelab/paper_a/labels.hpp"
 
 namespace gatelab {
 namespace {
@@ -31,6 +32,7 @@ TrainerOptions model_options(const RaceOptions& o, const RaceModel& m, int seed_
   TrainerOptions t = o.trainer;
   t.layer.kind = m.kind;
   t.layer.activation = m.activation;
+  t.layer.symmetrize = m.symmetrize;
   t.layer.rank = 1;
   t.layer.hidden = race_hidden(o, m);
   t.layer.seed = o.trainer.layer.seed + static_cast<std::uint64_t>(seed_index);
@@ -80,6 +82,7 @@ struct Accumulator {
 }  // namespace
 
 std::string race_label(const RaceModel& m) {
+  if (m.symmetrize != 0.0f) return layer_label(m.kind, m.activation.kind, 1, m.symmetrize);
   const std::string act = activation_name(m.activation.kind);
   if (m.kind != LayerKind::gated) return std::string(layer_kind_name(m.kind)) + "(" + act + ")";
   switch (m.activation.kind) {
@@ -130,8 +133,10 @@ Status validate(const RaceOptions& o) {
     if (Status e = validate(o.data); !e.ok()) return e;
   }
   for (const RaceModel& m : o.models) {
-    if (Status e = validate(model_options(o, m, 0)); !e.ok())
-      return make_status(e.code, e.field, race_label(m) + ": " + e.message);  // the field is the option itself
+    if (Status e = validate(model_options(o, m, 0)); !e.ok()) {
+      // The field is the option itself, except λ, which the models list carries.
+      return make_status(e.code, e.field == "symmetrize" ? "models" : e.field, race_label(m) + ": " + e.message);
+    }
   }
   return {};
 }
@@ -180,12 +185,15 @@ Status parse_width_rule(std::string_view name, WidthRule& out) {
 
 Status parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out) {
   for (const std::string& item : split_list(list)) {
-    const std::size_t colon = item.find(':');
+    const std::size_t colon = item.find(':'), second = item.find(':', colon + 1);
     const auto kind = parse_layer_kind(item.substr(0, colon));
-    if (!kind || colon == std::string::npos)
-      return invalid_value("models", "models: '" + item + "' is not 'kind:activation'");
-    RaceModel m{*kind, {}};
-    if (Status e = parse_activation_spec(item.substr(colon + 1), beta, "models", m.activation); !e.ok()) return e;
+    RaceModel m{kind.value_or(LayerKind::gated), {}};
+    if (!kind || colon == std::string::npos ||
+        (second != std::string::npos && !parse_float(item.substr(second + 1), m.symmetrize))) {
+      return invalid_value("models", "models: '" + item + "' is not 'kind:activation' or 'kind:activation:symmetrize'");
+    }
+    const std::string activation = item.substr(colon + 1, second == std::string::npos ? second : second - colon - 1);
+    if (Status e = parse_activation_spec(activation, beta, "models", m.activation); !e.ok()) return e;
     if (out.size() >= static_cast<std::size_t>(max_race_models)) return out_of_range("models", "models: at most 16");
     out.push_back(m);
   }

@@ -77,6 +77,23 @@ describe('<gatelab-race>', () => {
     await context.close();
   });
 
+  it('races symmetrised models ("gated:silu:1") under the library\'s names, as lab.race does', async () => {
+    const markup = `<${TAG} task="xor" steps="40" seeds="1" seed="2" models="gated:silu,gated:silu:1,mlp:relu:0.5"></${TAG}>`;
+    const { page, context, problems } = await figurePage(session, markup, TAG);
+    const results = await page.locator(TAG).evaluate((el) => ({ finished: el.results.finished, models: el.results.models.map((m) => ({
+      label: m.label, symmetrize: m.symmetrize, lambdas: m.options.map((o) => o.symmetrize),
+      testLoss: Array.from(m.curves.testLoss.mean) })) }));
+    assert.equal(results.finished, true);
+    // 'mlp:relu:0.5' is dropped: symmetrize applies to the gated kind only.
+    assert.deepEqual(results.models.map((m) => [m.label, m.symmetrize, m.lambdas]),
+      [['SwiGLU', 0, [0]], ['symgated (SiLU)', 1, [1]]]);
+    const race = lab.race({ data: { task: 'xor', seed: 2 }, seed: 2, steps: 40, seeds: 1,
+      models: [{ kind: 'gated', activation: 'silu' }, { kind: 'gated', activation: 'silu', symmetrize: 1 }] });
+    race.models.forEach((expected, i) => assert.deepEqual(results.models[i].testLoss, Array.from(expected.curves.testLoss.mean)));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   it('your own points: drawn with the pointer and the keyboard, or pasted as CSV, and trained on', async () => {
     const { page, context, problems } = await figurePage(session,
       `<${TAG} task="user" steps="60" seeds="1" models="gated:silu,mlp:relu"></${TAG}>`, TAG);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <string>
+#include <vector>
 
 #include "gatelab/base/list.hpp"
 
@@ -32,6 +34,21 @@ TEST(List, IntegersAreSignAndDigitsThatFitAnInt) {
   for (const char* bad :
        {"", "-", "+", "1x", "x1", "1.5", " 1", "1e3", "2147483648", "-2147483649", "99999999999999999999"}) {
     EXPECT_FALSE(parse_int(bad, v)) << "'" << bad << "'";
+    EXPECT_EQ(v, 7) << "'" << bad << "' changed the output";
+  }
+}
+
+TEST(List, FloatsArePlainFiniteDecimals) {
+  float v = 7;
+  const std::vector<std::string> good = {"0.25", "1", "-3.5", "+.5", "2.", "1e-3", "1E+2", "0.1"};
+  const std::vector<float> values = {0.25f, 1.0f, -3.5f, 0.5f, 2.0f, 1e-3f, 100.0f, 0.1f};
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    EXPECT_TRUE(parse_float(good[i], v)) << good[i];
+    EXPECT_EQ(v, values[i]) << good[i];
+  }
+  v = 7;
+  for (const char* bad : {"", ".", "-", "e3", "1e", "1e+", "nan", "inf", "-inf", "0x1p3", " 1", "1 ", "1,5", "1e39"}) {
+    EXPECT_FALSE(parse_float(bad, v)) << "'" << bad << "'";
     EXPECT_EQ(v, 7) << "'" << bad << "' changed the output";
   }
 }

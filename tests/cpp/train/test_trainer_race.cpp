@@ -125,8 +125,11 @@ TEST(Race, ModelListsParseAsKindColonActivationAndNameTheirFirstBadEntry) {
   EXPECT_EQ(models[1].activation.kind, Activation::swish);
   EXPECT_EQ(models[1].activation.beta, 2.0f);
   models.clear();
-  EXPECT_EQ(parse_race_models("gated", 1.0f, models), "models: 'gated' is not 'kind:activation'");
-  EXPECT_EQ(parse_race_models("glu:relu", 1.0f, models), "models: 'glu:relu' is not 'kind:activation'");
+  const std::string forms = "' is not 'kind:activation' or 'kind:activation:symmetrize'";
+  EXPECT_EQ(parse_race_models("gated", 1.0f, models), "models: 'gated" + forms);
+  EXPECT_EQ(parse_race_models("glu:relu", 1.0f, models), "models: 'glu:relu" + forms);
+  EXPECT_EQ(parse_race_models("gated:relu:", 1.0f, models), "models: 'gated:relu:" + forms);
+  EXPECT_EQ(parse_race_models("gated:relu:half", 1.0f, models), "models: 'gated:relu:half" + forms);
   EXPECT_EQ(parse_race_models("gated:swiglu", 1.0f, models),
             "models must be one of the catalogue names (got 'swiglu')");
   EXPECT_EQ(parse_race_models("gated:relu", 101.0f, models), "beta must be finite with |beta| <= 100");

@@ -10,7 +10,7 @@ import { fuzzApi, handleMethods, publicTargets, seedHandles } from '../../fuzz/f
 const PUBLIC_FUNCTIONS = [
   'lab.activationInfo', 'lab.activationCurve', 'lab.liveObjects', 'lab.heapBytes',
   'lab.createLayer', 'lab.layerLabel', 'lab.census', 'lab.rankApprox', 'lab.interactions',
-  'lab.symmetry.exchangeGap', 'lab.symmetry.scalingGap', 'lab.symmetry.exchangePlane',
+  'lab.symmetry.exchangeGap', 'lab.symmetry.scalingGap', 'lab.symmetry.exchangePlane', 'lab.symmetry.ntk',
   'lab.datasets.make', 'lab.createTrainer', 'lab.race', 'lab.stats.summary', 'lab.stats.paired', 'lab.stats.holm', 'lab.stats.tQuantile',
   'lab.cem.createAttention', 'lab.cem.createMlp', 'lab.cem.createStandardAttention', 'lab.cem.createGatedMlp',
   'lab.cem.asStandardAttention', 'lab.cem.asGatedMlp',

@@ -94,10 +94,15 @@ export function activationDisplayName(name, lab = null) {
   return gated && !label.includes('(') ? `${label} (${gated})` : label;
 }
 
-/** A layer as readers know it: "SwiGLU", "gated (tanh)", "symmetric (ReLU)", "MLP (GELU)". */
-export function layerLabel({ kind, activation }, lab = null) {
-  if (fromLibrary(lab)) return lab.layerLabel({ kind, activation });
+/**
+ * A layer as readers know it: "SwiGLU", "gated (tanh)", "symmetric (ReLU)", "MLP (GELU)"; a gated
+ * layer with symmetrize λ: "symgated (SiLU)" at 1, "SwiGLU, λ = 0.25" between 0 and 1.
+ */
+export function layerLabel({ kind, activation, symmetrize = 0 }, lab = null) {
+  if (fromLibrary(lab)) return lab.layerLabel({ kind, activation, symmetrize });
   const { label, gatedName: gated } = activationNames(activation);
+  if (kind === 'gated' && symmetrize === 1) return `symgated (${label})`;
+  if (kind === 'gated' && symmetrize) return `${gated ?? `gated (${label})`}, λ = ${symmetrize}`;
   if (kind === 'gated') return gated ?? `gated (${label})`;
   return `${kindLabel(kind)} (${label})`;
 }

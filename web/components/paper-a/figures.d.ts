@@ -97,7 +97,10 @@ export interface RaceState {
   seeds: number;
   /** Data seed and initial-weight seed (seed s of the race adds s to both, as lab.race does). */
   seed: number;
-  /** Comma-separated "kind:activation" list, up to 16. */
+  /**
+   * Comma-separated "kind:activation" list, up to 16; a gated model may add ":λ", its symmetrize in [0, 1]
+   * ("gated:silu:1").
+   */
   models: string;
   width: 'budget' | 'shazeer';
   budget: number;
@@ -111,7 +114,7 @@ export declare class GateLabRace extends GateLabFigure<RaceState> {
   /** Everything trained so far: per model its curves over seeds, each run's records and options. */
   readonly results: {
     stepsDone: number; finished: boolean;
-    models: { label: string; kind: string; activation: string; hidden: number; parameters: number;
+    models: { label: string; kind: string; activation: string; symmetrize: number; hidden: number; parameters: number;
       curves: { step: Float32Array; trainLoss: RaceBand; testLoss: RaceBand; trainAccuracy: RaceBand; testAccuracy: RaceBand };
       runs: { records: Record<string, Float32Array>; divergence: object | null }[]; options: object[] }[];
   } | null;

@@ -117,7 +117,8 @@ export const paperATasks = {
     paperATasks.raceStop(lab, { id }).next();
     const probe = lab.race({ ...train, data, models, widthRule, budget, mlpHidden, steps: 1, seeds: 1, evalEvery: 1 });
     const options = probe.models.map((m) => Array.from({ length: seeds }, (_, s) => ({
-      ...train, kind: m.kind, activation: m.activation, hidden: m.hidden, rank: 1, seed: (train.seed ?? 0) + s,
+      ...train, kind: m.kind, activation: m.activation, symmetrize: m.symmetrize, hidden: m.hidden, rank: 1,
+      seed: (train.seed ?? 0) + s,
       data: { ...data, seed: data.task === 'user' ? (data.seed ?? 0) : (data.seed ?? 0) + s },
     })));
     const trainers = [];
@@ -128,7 +129,8 @@ export const paperATasks = {
       yield trainers.length / options.length;
     }
     return {
-      models: probe.models.map(({ label, kind, activation, hidden, parameters }) => ({ label, kind, activation, hidden, parameters })),
+      models: probe.models.map(({ label, kind, activation, symmetrize, hidden, parameters }) =>
+        ({ label, kind, activation, symmetrize, hidden, parameters })),
       options,
       snapshots: trainers.map((row) => row.map((t, s) => trainerSnapshot(t, 0, s === 0 ? gridSize : 0, extent))),
       data: trainers[0][0].data(),

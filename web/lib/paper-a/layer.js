@@ -5,7 +5,7 @@ import { handleOf, Owned } from '../core/handles.js';
 import { fail, finiteNumber, floatArray, integer, oneOf, plainObject, seedOf } from '../core/validate.js';
 
 const BATCH = { argument: 'rows', fields: [] };
-const OPTION_FIELDS = ['kind', 'activation', 'beta', 'dIn', 'hidden', 'dOut', 'rank', 'seed'];
+const OPTION_FIELDS = ['kind', 'activation', 'beta', 'dIn', 'hidden', 'dOut', 'rank', 'seed', 'symmetrize'];
 
 export class Layer extends Owned {
   #core;
@@ -14,9 +14,9 @@ export class Layer extends Owned {
     super(core.tracker, handle, 'layer');
     this.#core = core;
     const o = handle.options();
-    /** The options the layer was created with (rank is 1 for mlp). */
+    /** The options the layer was created with (rank is 1 for mlp; symmetrize as the core stores it, a float32). */
     this.options = Object.freeze({ kind: o.kind, activation: o.activation, beta: o.beta, dIn: o.dIn,
-      hidden: o.hidden, dOut: o.dOut, rank: o.kind === 'mlp' ? 1 : o.rank, seed: o.seed });
+      hidden: o.hidden, dOut: o.dOut, rank: o.kind === 'mlp' ? 1 : o.rank, seed: o.seed, symmetrize: o.symmetrize });
   }
 
   get kind() { return this.options.kind; }
@@ -124,6 +124,8 @@ export function createLayer(core, options) {
     dOut: integer('dOut', o.dOut),
     rank: kind === 'mlp' || o.rank === undefined ? 1 : integer('rank', o.rank),
     seed: seedOf('seed', o.seed),
+    // Its range and kind are the core's to check (docs/MATH.md §A11).
+    symmetrize: o.symmetrize === undefined ? 0 : finiteNumber('symmetrize', o.symmetrize),
   };
   throwCoreError(core.module._validateLayerOptions(layerOptions), { argument: 'options', fields: OPTION_FIELDS });
   return new Layer(core, core.module._createLayer(layerOptions));

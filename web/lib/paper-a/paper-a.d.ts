@@ -30,6 +30,13 @@ export interface LayerOptions {
   rank?: number;
   /** Integer from 0 to 2³² − 1, default 0. The same seed gives the same parameters everywhere. */
   seed?: number;
+  /**
+   * λ from 0 to 1, 'gated' only; default 0 (docs/MATH.md §A11). Unit j's coefficient becomes
+   * Σ_t [(1 − λ/2) σ(a_jt) b_jt + (λ/2) σ(b_jt) a_jt]: λ = 0 is the gated layer bit for bit, λ = 1 is
+   * exchange-symmetric for every σ. Outside [0, 1] throws 'out-of-range', on another kind 'unsupported',
+   * both naming 'symmetrize'. `layer.options.symmetrize` holds it as a float32.
+   */
+  symmetrize?: number;
 }
 
 /** Q and K: hidden × rank × dIn; V: hidden × dOut. An 'mlp' layer has no Q and K is hidden × dIn. */
@@ -69,6 +76,22 @@ export interface Layer {
   dispose(): void;
 }
 
+/**
+ * The empirical neural tangent kernel of a layer on a batch (docs/MATH.md §A22), computed in double by the
+ * core: J = ∂vec(f(X))/∂θ over every parameter (Q, K, V; 'mlp': K, V), one backward per output element.
+ */
+export interface NtkResult {
+  /** G = J Jᵀ, (rows·dOut)² row-major; entry (i·dOut + o, i'·dOut + o') pairs output o of row i with o' of row i'. */
+  gram: Float64Array;
+  /** The rows·dOut eigenvalues of G, descending (they sum to its trace). */
+  eigenvalues: Float64Array;
+  /**
+   * λ_1 / λ_k with k = min(rows·dOut, parameterCount): the spread of the directions the layer can move its
+   * outputs in. +Infinity when λ_k ≤ 0 (J has rank below k); NaN when the layer overflows.
+   */
+  conditionNumber: number;
+}
+
 /** lab.symmetry. */
 export interface Symmetry {
   /** ‖f_{K,Q}(X) − f_{Q,K}(X)‖_F / ‖f_{Q,K}(X)‖_F (docs/MATH.md §A7). Throws for 'mlp'. */
@@ -77,6 +100,11 @@ export interface Symmetry {
   scalingGap(layer: Layer, x: Float32Array, rows: number, alpha: number | Float32Array): number;
   /** n·n values: row i is a_i, column j is b_j, value σ(a)b − σ(b)a. Default n = 64. */
   exchangePlane(activation: ActivationName, options?: GridOptions): Float32Array;
+  /**
+   * The layer's empirical NTK on x (rows·dIn). Any kind. Caps: rows·dOut ≤ 256 (throws 'out-of-range' naming
+   * 'rows') and parameterCount ≤ 16384 (throws 'out-of-range' naming 'layer').
+   */
+  ntk(layer: Layer, x: Float32Array, rows: number): NtkResult;
 }
 
 /** A layer as lab.layerLabel names it; a layer's own `options` is one. */

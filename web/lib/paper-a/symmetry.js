@@ -1,11 +1,13 @@
-// lab.symmetry: the probes of paper A (docs/MATH.md §A7, §A8) over a layer and a batch, and the
-// exchange plane g(a, b) = σ(a)b − σ(b)a that makes the proof of §A7 visible.
+// lab.symmetry: the probes of paper A (docs/MATH.md §A7, §A8) over a layer and a batch, the
+// exchange plane g(a, b) = σ(a)b − σ(b)a that makes the proof of §A7 visible, and the layer's
+// empirical neural tangent kernel (§A22).
 import { throwCoreError } from '../core/errors.js';
 import { curveOptions } from '../base/activations.js';
 import { fail, finiteNumber, floatArray } from '../core/validate.js';
 import { checkBatch, layerHandle } from './layer.js';
 
 const LAYER = { argument: 'layer', fields: [] };
+const LAYER_ROWS = { argument: 'layer', fields: ['rows'] };
 
 export function createSymmetry(core) {
   const m = core.module;
@@ -36,6 +38,18 @@ export function createSymmetry(core) {
       }
       finiteNumber('alpha', alpha, { nonZero: true });
       return gap(layer, x, rows, false, alpha);
+    },
+
+    /**
+     * The empirical NTK of the layer on x (docs/MATH.md §A22): { gram, eigenvalues, conditionNumber }, computed
+     * in double by the core from the layer's own backward.
+     */
+    ntk(layer, x, rows) {
+      layerHandle(layer);
+      const handle = checkBatch(layer, x, rows);
+      const [r] = core.heap.call([x], [], (px) => m._symmetryNtk(handle, px, rows));
+      throwCoreError(r.error, LAYER_ROWS);
+      return { gram: r.gram, eigenvalues: r.eigenvalues, conditionNumber: r.conditionNumber };
     },
 
     /** Float32Array n·n: row i is a_i, column j is b_j, value σ(a)b − σ(b)a. */

@@ -71,6 +71,7 @@ export function trainOptions(core, o, { kind } = {}) {
     beta: number('options.beta', o.beta, 1),
     hidden: optional(o.hidden, 8, (v) => integer('options.hidden', v, { max: m._maxTrainerUnits })),
     rank: optional(o.rank, 1, (v) => integer('options.rank', v)),
+    symmetrize: number('options.symmetrize', o.symmetrize, 0),
     seed: seedOf('options.seed', o.seed),
     biasFeature: optional(o.biasFeature, true, (v) => boolean('options.biasFeature', v)),
     loss: optional(o.loss, 'cross_entropy', (v) => oneOf('options.loss', v, LOSSES)),

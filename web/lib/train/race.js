@@ -3,7 +3,8 @@
 // (cpp/src/train/race.cpp); this file validates the options and copies the bands out.
 import { throwCoreError } from '../core/errors.js';
 import { using } from '../core/handles.js';
-import { integer, listOf, oneOf, optional, plainObject } from '../core/validate.js';
+import { GateLabError } from '../core/errors.js';
+import { finiteNumber, integer, listOf, oneOf, optional, plainObject } from '../core/validate.js';
 import { nestedData, trainOptions } from './options.js';
 
 const DEFAULT_MODELS = ['mlp:relu', 'symmetric:relu', 'gated:relu', 'gated:gelu', 'gated:silu', 'gated:sigmoid', 'gated:identity'];
@@ -15,7 +16,10 @@ function raceModels(core, models) {
     if (m === 'bilinear') return 'gated:identity';
     const o = plainObject(argument, m);
     const kind = oneOf(`${argument}.kind`, o.kind, core.kinds);
-    return `${kind}:${optional(o.activation, 'relu', (v) => oneOf(`${argument}.activation`, v, core.activations))}`;
+    const activation = optional(o.activation, 'relu', (v) => oneOf(`${argument}.activation`, v, core.activations));
+    // λ crosses in the list ('gated:silu:0.5'); its range and kind are the core's to check.
+    const lambda = optional(o.symmetrize, undefined, (v) => finiteNumber(`${argument}.symmetrize`, v));
+    return lambda === undefined ? `${kind}:${activation}` : `${kind}:${activation}:${lambda}`;
   }).join(',');
 }
 
@@ -42,6 +46,10 @@ function readRace(core, run) {
 export function race(core, options) {
   const m = core.module;
   const o = plainObject('options', options);
+  if (o.symmetrize !== undefined) {
+    throw new GateLabError('options.symmetrize is per model in a race: give it in options.models '
+      + '({ kind, activation, symmetrize })', { argument: 'options.symmetrize', code: 'unsupported' });
+  }
   const steps = optional(o.steps, 1000, (v) => integer('options.steps', v, { max: m._maxRaceSteps }));
   const raceOptions = {
     models: raceModels(core, o.models),

@@ -91,6 +91,8 @@ export interface TrainerOptions {
   hidden?: number;
   /** Default 1; at most the input width (3 with the bias feature). */
   rank?: number;
+  /** λ from 0 to 1, 'gated' only; default 0 (LayerOptions.symmetrize, docs/MATH.md §A11). */
+  symmetrize?: number;
   /** Initial weights and minibatch order, default 0. */
   seed?: number;
   /** Inputs (x, y, 1) instead of (x, y); default true. */
@@ -148,12 +150,23 @@ export interface StepResult {
 export interface TrainerWeights {
   options: Trainer['options'];
   /** The layer the trainer trains: dOut 1, dIn 2 or 3 (the bias feature). */
-  layer: { kind: LayerKind; activation: ActivationName; beta: number; dIn: number; hidden: number; dOut: 1; rank: number };
+  layer: { kind: LayerKind; activation: ActivationName; beta: number; dIn: number; hidden: number; dOut: 1;
+    rank: number; symmetrize: number };
   stepsDone: number;
   /** Absent for 'mlp'. */
   Q?: number[];
   K: number[];
   V: number[];
+}
+
+/** What Trainer.teleport did, on the whole training split. */
+export interface TeleportResult {
+  lossBefore: number;
+  /** Equal to lossBefore up to float rounding: the move keeps the function. */
+  lossAfter: number;
+  gradNormBefore: number;
+  /** Not equal in general: the orbit keeps the loss but not its gradient. */
+  gradNormAfter: number;
 }
 
 /** One layer learning a 2-D task; dispose() it when done. */
@@ -175,14 +188,31 @@ export interface Trainer {
   weights(): TrainerWeights;
   /** A new learning rate; it also lifts a divergence stop, resuming from the rolled-back state. */
   setLearningRate(learningRate: number): void;
+  /** ‖∇_θ L‖ of the training loss on the whole training split, now (NaN when an output is not finite). */
+  gradientNorm(): number;
+  /**
+   * Moves hidden unit j along its inverse-scaling orbit (docs/MATH.md §A21): (q_j, k_j) → (c_j q_j, k_j / c_j)
+   * for every rank pair; for 'mlp', input weights · c_j and output weights / c_j. factors: one c_j > 0 per
+   * hidden unit, or one number for all. The function, hence the loss, is unchanged; the gradient is not.
+   * The orbit exists for 'symmetric' (any σ) and for 'gated' (any symmetrize) and 'mlp' with a σ positively
+   * homogeneous of degree 1 (identity, relu, leaky_relu); any other layer (SwiGLU, GEGLU, ReLU² …) throws
+   * 'unsupported'. A factor ≤ 0, or one that takes a weight beyond float range, throws 'out-of-range' naming
+   * 'factors'; a refusal changes nothing. The optimizer state is kept.
+   */
+  teleport(factors: number | Float32Array): TeleportResult;
+  /**
+   * Per hidden unit ‖q_j‖² − ‖k_j‖² (summed over the unit's rank pairs; 'mlp': ‖w_in,j‖² − ‖w_out,j‖²). Where
+   * teleport applies, gradient flow without weight decay conserves it (docs/MATH.md §A14).
+   */
+  balance(): Float32Array;
   dispose(): void;
 }
 
-/** A race model: a kind and activation, or 'bilinear' (gated with the identity). */
-export type RaceModelSpec = { kind: LayerKind; activation?: ActivationName } | 'bilinear';
+/** A race model: a kind and activation (and symmetrize for 'gated'), or 'bilinear' (gated with the identity). */
+export type RaceModelSpec = { kind: LayerKind; activation?: ActivationName; symmetrize?: number } | 'bilinear';
 
-/** Seed i trains on data seed + i from initial weights seed + i. */
-export interface RaceOptions extends Omit<TrainerOptions, 'kind' | 'activation' | 'hidden' | 'rank'> {
+/** Seed i trains on data seed + i from initial weights seed + i. symmetrize is per model (in models). */
+export interface RaceOptions extends Omit<TrainerOptions, 'kind' | 'activation' | 'hidden' | 'rank' | 'symmetrize'> {
   /** 1 … 16 models; default MLP (ReLU), symmetric (ReLU), ReGLU, GEGLU, SwiGLU, GLU, Bilinear. */
   models?: RaceModelSpec[];
   /** Default 1000. */
@@ -221,10 +251,15 @@ export interface FinalStat {
 }
 
 export interface RaceModelResult {
-  /** 'mlp(relu)', 'symmetric(relu)', 'SwiGLU', 'Bilinear', 'gated(tanh)' … */
+  /**
+   * 'mlp(relu)', 'symmetric(relu)', 'SwiGLU', 'Bilinear', 'gated(tanh)' …; with symmetrize 'symgated (SiLU)',
+   * 'SwiGLU, λ = 0.5'.
+   */
   label: string;
   kind: LayerKind;
   activation: ActivationName;
+  /** λ of the model (0 unless given), as the core stores it (a float32). */
+  symmetrize: number;
   hidden: number;
   parameters: number;
   /** Runs (of the seeds) that diverged. */
@@ -237,7 +272,7 @@ export interface RaceModelResult {
 
 export interface RaceResult {
   models: RaceModelResult[];
-  /** The options the race ran with, defaults filled in; models as 'kind:activation'. */
+  /** The options the race ran with, defaults filled in; models as 'kind:activation' or 'kind:activation:symmetrize'. */
   options: {
     models: string[];
     widthRule: 'budget' | 'shazeer';

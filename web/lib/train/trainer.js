@@ -4,7 +4,7 @@
 // training, not bad input).
 import { throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { fail, finiteNumber, integer } from '../core/validate.js';
+import { fail, finiteNumber, floatArray, integer } from '../core/validate.js';
 
 const FIELDS = ['step', 'trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy', 'gradNorm'];
 
@@ -86,6 +86,33 @@ export class Trainer extends Owned {
     this.#divergence = null;
   }
 
+  /** ‖∇_θ L‖ of the training loss over the whole training split, now (docs/MATH.md §A21). */
+  gradientNorm() {
+    return handleOf(this).gradientNorm();
+  }
+
+  /**
+   * Moves hidden unit j along its inverse-scaling orbit by factors[j] (a number: the same for every unit):
+   * (q_j, k_j) → (c q_j, k_j / c), for 'mlp' input weights · c and output weights / c (docs/MATH.md §A21).
+   * Returns { lossBefore, lossAfter, gradNormBefore, gradNormAfter } on the training split.
+   */
+  teleport(factors) {
+    const handle = handleOf(this);
+    const { hidden } = this.options;
+    const c = typeof factors === 'number' ? new Float32Array(hidden).fill(finiteNumber('factors', factors))
+      : floatArray('factors', factors, hidden, `hidden = ${hidden}`);
+    const [r] = this.#core.heap.call([c], [], (p) => handle.teleport(p));
+    throwCoreError(r.error, { argument: 'this', fields: ['factors'] });
+    const { lossBefore, lossAfter, gradNormBefore, gradNormAfter } = r;
+    return { lossBefore, lossAfter, gradNormBefore, gradNormAfter };
+  }
+
+  /** Per hidden unit ‖q_j‖² − ‖k_j‖² ('mlp': ‖w_in,j‖² − ‖w_out,j‖²) of the current weights (docs/MATH.md §A14). */
+  balance() {
+    const handle = handleOf(this);
+    return this.#core.heap.call([], [this.options.hidden], (p) => handle.balance(p))[1];
+  }
+
   /** The data the trainer learns: { xTrain (n·2), yTrain (n, ±1), xTest, yTest }. */
   data() {
     const handle = handleOf(this);
@@ -102,7 +129,8 @@ export class Trainer extends Owned {
     const [, Q, K, V] = this.#core.heap.call([], sizes, (q, k, v) => handle.getParams(q, k, v));
     const dIn = handle.dIn();
     const layer = { kind: this.options.kind, activation: this.options.activation, beta: this.options.beta, dIn,
-      hidden: this.options.hidden, dOut: 1, rank: this.options.kind === 'mlp' ? 1 : this.options.rank };
+      hidden: this.options.hidden, dOut: 1, rank: this.options.kind === 'mlp' ? 1 : this.options.rank,
+      symmetrize: this.options.symmetrize };
     const out = { options: this.options, layer, stepsDone: handle.stepsDone(), K: Array.from(K), V: Array.from(V) };
     if (this.options.kind !== 'mlp') out.Q = Array.from(Q);
     return out;

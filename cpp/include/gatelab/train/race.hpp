@@ -30,6 +30,7 @@ inline constexpr int max_race_budget = 1 << 16;
 struct RaceModel {
   LayerKind kind = LayerKind::gated;
   ActivationSpec activation{};  // bilinear = gated with identity
+  float symmetrize = 0.0f;      // λ of docs/MATH.md §A11 ('gated' only)
 };
 
 enum class WidthRule { budget, shazeer };
@@ -37,9 +38,10 @@ const char* width_rule_name(WidthRule rule);  // "budget", "shazeer"
 std::optional<WidthRule> parse_width_rule(std::string_view name);
 Status parse_width_rule(std::string_view name, WidthRule& out);  // the same as a status naming "width_rule"
 
-// Models as comma-separated "kind:activation" items ("mlp:relu,gated:silu"), each activation
-// with parameter beta (parse_activation_spec), appended to out (at most max_race_models in
-// all): ok or a status naming models and the bad entry.
+// Models as comma-separated "kind:activation" or "kind:activation:symmetrize" items
+// ("mlp:relu,gated:silu,gated:silu:1"), each activation with parameter beta
+// (parse_activation_spec), appended to out (at most max_race_models in all): ok or a status
+// naming models and the bad entry. λ's range and kind are checked by validate(RaceOptions).
 Status parse_race_models(std::string_view list, float beta, std::vector<RaceModel>& out);
 
 struct RaceOptions {
@@ -54,7 +56,8 @@ struct RaceOptions {
   int mlp_hidden = 32;  // the MLP width (shazeer rule)
 };
 
-// "mlp(relu)", "symmetric(relu)", "ReGLU", "SwiGLU", "GEGLU", "GLU", "Bilinear", or "gated(<activation>)".
+// "mlp(relu)", "symmetric(relu)", "ReGLU", "SwiGLU", "GEGLU", "GLU", "Bilinear", or "gated(<activation>)";
+// with symmetrize λ ≠ 0, layer_label's name ("symgated (SiLU)", "SwiGLU, λ = 0.5").
 std::string race_label(const RaceModel& model);
 // The models of the default race: mlp·relu, symmetric·relu, gated relu/gelu/silu/sigmoid, bilinear.
 std::vector<RaceModel> default_race_models();

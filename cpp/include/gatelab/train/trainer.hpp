@@ -46,6 +46,12 @@ struct TrainRecord {
 };
 inline constexpr int train_record_fields = 6;
 
+// What a teleport did (Trainer::teleport): the training loss and ‖∇_θ L‖ on the whole training
+// split before and after the move.
+struct TeleportResult {
+  double loss_before = 0, loss_after = 0, grad_norm_before = 0, grad_norm_after = 0;
+};
+
 struct Divergence {
   bool diverged = false;
   int step = 0;            // the step whose loss, gradient or update was not finite
@@ -85,10 +91,24 @@ class Trainer {
   // Losses and accuracies of the current parameters (grad_norm 0).
   TrainRecord evaluate() const;
 
+  // The symmetry handles of docs/MATH.md §A14, §A21. gradient_norm: ‖∇_θ L‖ of the training
+  // loss over the whole training split at the current parameters (in double; NaN when an
+  // output is not finite); a full-batch step's record shows the same number as a float.
+  double gradient_norm() const;
+  // Moves the layer along its inverse-scaling orbit by one factor per hidden unit (the rules
+  // and refusals of paper_a/orbit.hpp teleport; a refusal changes nothing). The function is
+  // unchanged, so the loss is up to float rounding; the gradient is not. The optimizer's
+  // moments are kept as they are, and the teleported parameters become the rollback point.
+  Status teleport(const float* factors, TeleportResult& result);
+  // Per hidden unit: ‖q_j‖² − ‖k_j‖² (mlp: ‖k_j‖² − ‖v_j‖²) of the current parameters.
+  std::vector<double> balance() const;
+
  private:
   bool train_one_step();
   void next_batch();
   void fail(int step, bool gradient_blew_up, const char* what, double bad_value);
+  // The training loss and ‖∇_θ L‖ over the whole training split (trainer_orbit.cpp).
+  void full_training_gradient(double& loss, double& grad_norm) const;
 
   TrainerOptions options_;
   Dataset data_;

@@ -6,7 +6,7 @@ import { layerLabel } from '../../base/labels.js';
 export const TASK_LABELS = { circle: 'circle', xor: 'xor', gaussians: 'two gaussians', spiral: 'spiral',
   checkerboard: 'checkerboard', teacher: 'teacher network', user: 'your points' };
 export const MODEL_CATALOGUE = ['mlp:relu', 'mlp:gelu', 'symmetric:relu', 'symmetric:silu', 'gated:relu', 'gated:gelu',
-  'gated:silu', 'gated:sigmoid', 'gated:identity'];
+  'gated:silu', 'gated:sigmoid', 'gated:identity', 'gated:relu:1', 'gated:silu:1'];
 const TEACHERS = ['gated:relu', 'gated:silu', 'gated:identity', 'symmetric:relu', 'mlp:relu'];
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30];
 const STEPS = [100, 200, 500, 1000, 2000, 5000];
@@ -37,8 +37,8 @@ function checkbox(text, onChange) {
 
 /** "gated:silu" → "SwiGLU". */
 function modelLabel(key) {
-  const [kind, activation] = key.split(':');
-  return layerLabel({ kind, activation });
+  const [kind, activation, lambda] = key.split(':');
+  return layerLabel({ kind, activation, symmetrize: lambda === undefined ? 0 : Number(lambda) });
 }
 
 const options = (values, text = String) => values.map((v) => ({ value: String(v), text: text(v) }));

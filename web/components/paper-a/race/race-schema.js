@@ -11,7 +11,9 @@ export const GRID = 40;
 /** The data square is [−EXTENT, EXTENT]². */
 export const EXTENT = POINT_EXTENT;
 const MODEL = kindActivationPattern();
-const MODEL_LIST = new RegExp(`^${MODEL}(,${MODEL}){0,15}$`);
+// A race model may end in ':λ', its symmetrize in [0, 1] ('gated:silu:1', 'gated:silu:0.25'; docs/MATH.md §A11).
+const RACE_MODEL = `${MODEL}(:(0(\\.\\d{1,6})?|1(\\.0{1,6})?|\\.\\d{1,6}))?`;
+const MODEL_LIST = new RegExp(`^${RACE_MODEL}(,${RACE_MODEL}){0,15}$`);
 
 export const RACE_SCHEMA = {
   task: { type: 'enum', default: 'xor', values: Object.keys(TASK_LABELS) },
@@ -36,17 +38,17 @@ export const RACE_SCHEMA = {
 
 /**
  * The raceStart request for the figure's state: models whose activation the library does not
- * know are dropped (SwiGLU stands in when none is left), and an unknown teacher activation
- * becomes ReLU.
+ * know, or with a symmetrize λ on a kind other than 'gated', are dropped (SwiGLU stands in when
+ * none is left), and an unknown teacher activation becomes ReLU.
  * @param {object} st the figure's state
  * @param {string[]} activations the library's activation names (lab.activations)
  * @param {{ x: number, y: number, label: number }[]} userPoints the points of the `points` attribute
  */
 export function raceRequest(st, activations, userPoints) {
   const models = st.models.split(',').map((key) => {
-    const [kind, activation] = key.split(':');
-    return { kind, activation };
-  }).filter((m) => activations.includes(m.activation));
+    const [kind, activation, lambda] = key.split(':');
+    return lambda === undefined ? { kind, activation } : { kind, activation, symmetrize: Number(lambda) };
+  }).filter((m) => activations.includes(m.activation) && (!m.symmetrize || m.kind === 'gated'));
   const data = { task: st.task, count: st.count, noise: st.noise, trainFraction: st.split, seed: st.seed };
   if (st.task === 'teacher') {
     const [kind, activation] = st.teacher.split(':');

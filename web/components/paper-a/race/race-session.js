@@ -53,7 +53,7 @@ export class RaceSession {
     this.steps = steps;
     this.onUpdate = onUpdate;
     this.id = `${pageKey}-${nextSession++}`;
-    this.models = null;      // [{ label, kind, activation, hidden, parameters }]
+    this.models = null;      // [{ label, kind, activation, symmetrize, hidden, parameters }]
     this.runs = null;        // [model][seed] { records: {step, trainLoss, …}, stepsDone, divergence }
     this.options = null;     // [model][seed] the createTrainer options of each run
     this.grids = null;       // [model] seed 0's decision grid
