@@ -37,6 +37,19 @@ for (const button of document.querySelectorAll('[data-activation]')) {
   });
 }
 
+// The language-model figure's caption names the models it trains, as the library names them.
+const lm = document.getElementById('lm');
+const nameModels = () => {
+  const labels = lm.modelLabels;
+  document.getElementById('lm-models').textContent = labels.length > 1
+    ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels.join('');
+};
+customElements.whenDefined('gatelab-lm').then(() => {
+  nameModels();
+  new MutationObserver(nameModels).observe(lm, { attributes: true, attributeFilter: ['models'] });
+});
+lm.addEventListener('ready', nameModels);  // the library's names, once it has loaded
+
 const log = document.getElementById('figure-events');
 plane.addEventListener('computed', ({ detail }) => {
   const { gated, symmetric } = detail.gaps;
