@@ -3,6 +3,7 @@
 // data-set="name=value&…" sets those attributes on the figure (the figure parses them like any
 // attribute); data-activation buttons set the exchange plane's activation.
 import renderMathInElement from '../vendor/katex/contrib/auto-render.mjs';
+import { keyboardScrollRegions } from './scroll-regions.js';
 import { formatNumber } from '../components/base/format.js';
 import { activationDisplayName } from '../components/base/labels.js';
 
@@ -13,6 +14,7 @@ renderMathInElement(document.querySelector('main'), {
   ],
   throwOnError: false,
 });
+keyboardScrollRegions(document.querySelector('main'));
 
 const reduceMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
 
