@@ -74,7 +74,7 @@ export class GateLabRace extends GateLabFigure {
     // A scroll region on a phone: focusable, so the keyboard can scroll it.
     this.#table.tabIndex = 0;
     this.#table.setAttribute('role', 'region');
-    this.#table.setAttribute('aria-label', 'Results per model');
+    this.#table.setAttribute('aria-label', 'Race results per model');
     plots.after(this.#editorText, this.#table);
     this.#editor = attachPointEditor(data, {
       extent: EXTENT,
