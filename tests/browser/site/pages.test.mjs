@@ -117,7 +117,7 @@ describe('demo pages', () => {
     const pinned = `${session.server.url}gatelab@${version}/`;
     const posters = JSON.parse(readFileSync(`${root}/web/dist/posters/index.json`, 'utf8')).figures['gatelab-exchange-plane'];
     const forms = () => page.evaluate(() => ['script', 'iframe', 'poster'].map((k) => document.getElementById(`use-${k}`).textContent));
-    await page.waitForFunction(() => document.getElementById('use-poster').textContent.includes('gatelab@'));
+    await page.waitForFunction((site) => document.getElementById('use-poster').textContent.includes(site), pinned);
     assert.equal((await forms())[2], `<a href="${pinned}demos/frame.html?figure=gatelab-exchange-plane&amp;activation=silu&amp;seed=1">`
       + `<img src="${pinned}dist/posters/gatelab-exchange-plane.png" width="${posters.poster.width}" height="${posters.poster.height}" `
       + `style="max-width:100%;height:auto" alt="${posters.alt}"></a>`);
