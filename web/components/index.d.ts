@@ -150,7 +150,8 @@ export declare function configureShare(options: { site?: string; webRoot?: strin
  * The Share links of the figure's current state; `index` (posterIndex()) gives the prebuilt posters'
  * sizes and alt text.
  */
-export declare function shareLinks(figure: GateLabFigure, version: string, options?: { index?: object | null }): ShareLinks;
+export declare function shareLinks(figure: GateLabFigure, version: string,
+  options?: { index?: object | null }): ShareLinks;
 /** The site's pinned root URL for `version`, ending in a slash. */
 export declare function pinnedSite(version: string): string;
 /** The site's dist/posters/index.json, fetched once; null where it has none. */

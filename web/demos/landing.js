@@ -22,4 +22,5 @@ const show = async () => {
 };
 figure.addEventListener('ready', show);
 figure.addEventListener('change', show);
-document.getElementById('use-poster-download').addEventListener('click', () => figure.downloadPNG(posterFile ?? undefined));
+document.getElementById('use-poster-download')
+  .addEventListener('click', () => figure.downloadPNG(posterFile ?? undefined));

@@ -94,7 +94,8 @@ describe('series colours', () => {
         await figuresSettled(page, tag);
         const worst = closestPair(await seriesStrokes(page, tag));
         assert.equal(worst.colours, series, `${tag} draws ${series} series colours`);
-        assert.ok(worst.deltaE >= MIN_DELTA_E, `${tag} (${colorScheme}): ${worst.pair?.join(' and ')} differ by ΔE00 ${worst.deltaE.toFixed(1)}`);
+        assert.ok(worst.deltaE >= MIN_DELTA_E,
+          `${tag} (${colorScheme}): ${worst.pair?.join(' and ')} differ by ΔE00 ${worst.deltaE.toFixed(1)}`);
         assert.deepEqual(problems, []);
         await context.close();
       });

@@ -13,6 +13,7 @@ import { startSession, openPage, figuresSettled, canvasStats, root } from '../ha
 
 const VERSION = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 const TAG = 'gatelab-exchange-plane';
+const STYLE = 'style="max-width:100%;height:auto"';
 const routes = {};
 
 /** Inside-the-shadow active element of the figure: [tag, part]. */
@@ -72,7 +73,9 @@ describe('Share / Embed', () => {
     assert.match(fields.iframe, new RegExp(`^<iframe src="${pinned.replace(/[.?]/g, '\\$&')}demos/frame\\.html\\?figure=gatelab-exchange-plane&amp;activation=tanh&amp;seed=3"`));
     assert.match(fields.iframe, / title="GateLab: [^"]+" loading="lazy" width="100%"/);
     assert.match(fields.permalink, new RegExp(`^${pinned.replace(/[.?]/g, '\\$&')}demos/frame\\.html\\?figure=`));
-    assert.match(fields.poster, /<a href="[^"]+frame\.html[^"]*"><img src="[^"]+" width="\d+" height="\d+" style="max-width:100%;height:auto" alt="[^"]*gated[^"]*"><\/a>$/);
+    assert.match(fields.poster,
+      /<a href="[^"]+frame\.html[^"]*"><img src="[^"]+" width="\d+" height="\d+" style="[^"]+" alt="[^"]*gated[^"]*">/);
+    assert.match(fields.poster, / style="max-width:100%;height:auto" /);
     await page.keyboard.press('Escape');
     assert.equal(await page.locator(`${TAG} dialog[open]`).count(), 0);
     assert.deepEqual((await focused(page)).slice(0, 2), ['button', 'Share or embed this figure in its current state'], 'focus is back on the Share button');
@@ -121,7 +124,7 @@ describe('Share / Embed', () => {
     await copy.context.close();
   });
 
-  it('the poster: the site\'s, sized, for a default state; for another, a named download and an upload note; both fit 320 px', async () => {
+  it('the poster: the site\'s, sized, by default; else a named download, upload note; both fit 320 px', async () => {
     const index = JSON.parse(readFileSync(join(root, 'web/dist/posters/index.json'), 'utf8'));
     const pinned = `${session.server.url}gatelab@${VERSION}/`;
     const { page, context, problems } = await openPage(session.browser);
@@ -129,8 +132,9 @@ describe('Share / Embed', () => {
     await figuresSettled(page, TAG);
     const prebuilt = (await openShare(page)).poster;
     const { width, height } = index.figures[TAG].poster;
-    assert.equal(prebuilt, `<a href="${pinned}demos/frame.html?figure=${TAG}&amp;seed=1"><img src="${pinned}dist/posters/${TAG}.png" `
-      + `width="${width}" height="${height}" style="max-width:100%;height:auto" alt="${index.figures[TAG].alt}"></a>`);
+    assert.equal(prebuilt, `<a href="${pinned}demos/frame.html?figure=${TAG}&amp;seed=1">`
+      + `<img src="${pinned}dist/posters/${TAG}.png" width="${width}" height="${height}" ${STYLE} `
+      + `alt="${index.figures[TAG].alt}"></a>`);
     assert.equal(await page.locator(`${TAG} dialog a.share-open`, { hasText: 'Open the poster' }).getAttribute('href'),
       `${pinned}dist/posters/${TAG}.png`);
     await page.keyboard.press('Escape');
@@ -139,29 +143,32 @@ describe('Share / Embed', () => {
     await figuresSettled(page, TAG);
     const own = (await openShare(page)).poster;
     const file = `${TAG}_activation-gelu_seed-1.png`;
-    assert.match(own, new RegExp(`^<!-- This state has no poster on the GateLab site: download ${file} .*upload it with your post`));
-    assert.match(own, new RegExp(`<img src="${file}" width="\\d+" height="\\d+" style="max-width:100%;height:auto" alt="[^"]+GELU`));
+    assert.match(own, new RegExp(`^<!-- This state has no poster on the GateLab site: download ${file} .*upload it`));
+    assert.match(own, new RegExp(`<img src="${file}" width="\\d+" height="\\d+" ${STYLE} alt="[^"]+GELU`));
     assert.doesNotMatch(own, /Loading…/);
     assert.equal(await page.locator(`${TAG} dialog a.share-open`, { hasText: 'Open the poster' }).isVisible(), false);
-    assert.match(await page.locator(`${TAG} dialog .share-hint`).nth(3).textContent(), /no poster on the GateLab site: download/);
+    const hint = await page.locator(`${TAG} dialog .share-hint`).nth(3).textContent();
+    assert.match(hint, /no poster on the GateLab site: download/);
     const [download] = await Promise.all([page.waitForEvent('download'),
       page.locator(`${TAG} dialog button[part~="share-png"]`).click()]);
     assert.equal(download.suggestedFilename(), file, 'the download is the file the snippet names');
     const png = readFileSync(await download.path());
     const size = own.match(/width="(\d+)" height="(\d+)"/).slice(1).map(Number);
-    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], size, 'sized as the downloaded picture (a 1× screen)');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], size, 'sized as the downloaded picture (1× screen)');
     await context.close();
 
     // Both snippets pasted in a 320 px phone's column, the picture uploaded beside the post.
     routes[`/post/${file}`] = { body: png, type: 'image/png' };
-    routes['/post/posters.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Post</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="/demos/favicon.svg"></head>
+    routes['/post/posters.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Post</title><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="/demos/favicon.svg"></head>
 <body style="margin:0"><main style="padding:0 16px">${prebuilt}\n${own}</main></body></html>` };
     const phone = await openPage(session.browser, { viewport: { width: 320, height: 640 } });
     await phone.page.goto(session.server.url + 'post/posters.html');
     const images = await phone.page.evaluate(() => Promise.all([...document.images].map(async (img) => {
       await img.decode();
-      return { natural: img.naturalWidth, right: img.getBoundingClientRect().right, width: img.getBoundingClientRect().width };
+      const box = img.getBoundingClientRect();
+      return { natural: img.naturalWidth, right: box.right, width: box.width };
     })));
     assert.equal(images.length, 2);
     for (const img of images) assert.ok(img.natural > 250 && img.right <= 304.5, JSON.stringify(img));

@@ -81,7 +81,7 @@ describe('demos/paper-a.html', () => {
     await page.waitForFunction((text) => document.getElementById('lm-models').textContent === text,
       `${names[0]}, ${names[1]} and ${names[2]}`);
     await settledAll(page, '#lm');
-    assert.equal(await caption.textContent(), 'ReGLU, symgated (ReLU) and symmetric (ReLU)', 'still, with the library loaded');
+    assert.equal(await caption.textContent(), 'ReGLU, symgated (ReLU) and symmetric (ReLU)', 'the library loaded');
     await page.locator('#lm').evaluate((el) => (el.models = 'swiglu,bilinear'));
     await page.waitForFunction(() => document.getElementById('lm-models').textContent === 'SwiGLU and Bilinear');
     // The export buttons sit in the controls' row at a button's height, not stretched to the fieldsets'.

@@ -55,7 +55,7 @@ describe('<gatelab-gp>', () => {
     await context.close();
   });
 
-  it('draws the data and the posterior before its models train, shows its progress, says Finished when done', async () => {
+  it('draws the data and the posterior before its models train, shows progress, says Finished when done', async () => {
     // Off screen first, so the moment it comes into view is the test's to choose. 2,000 steps
     // keep it training through the checks on any machine; train-steps lowered ends it.
     const markup = `<div class="spacer"></div><${TAG} length="12" train-steps="2000" seed="4"></${TAG}>`;
@@ -90,7 +90,8 @@ describe('<gatelab-gp>', () => {
     assert.ok(atReady.stepsDone < 2000, 'drawn before training ends');
     assert.equal(await figure.locator('[part~="poster"]').isVisible(), false, 'the poster is gone');
     // Progress: a busy readout with a step counter, and `step` events that count up.
-    await page.waitForFunction(() => document.querySelector('gatelab-gp').steps.length >= 2, null, { timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('gatelab-gp').steps.length >= 2, null,
+      { timeout: 120_000 });
     const busy = figure.locator('[part~="readout"] .busy');
     assert.equal(await busy.isVisible(), true, 'the progress is shown');
     assert.match(await busy.textContent(), /^Creating the models|^Step \d+ of 2000\./);

@@ -20,7 +20,7 @@ function overflows(page) {
     const found = [];
     const name = (el) => {
       const host = el.getRootNode().host;
-      const self = `${el.localName}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
+      const self = [el.localName, el.id ? `#${el.id}` : '', ...[...el.classList].map((c) => `.${c}`)].join('');
       return host ? `${host.localName} >> ${self}` : self;
     };
     const walk = (root) => {
@@ -31,7 +31,8 @@ function overflows(page) {
         // A box with visible overflow cuts nothing: what spills out is cut, or scrolled, by an
         // ancestor that clips (checked here itself) or widens the page (checked below).
         if (style.overflowX === 'visible' || el.scrollWidth <= el.clientWidth + 1) continue;
-        found.push({ box: name(el), overflowX: style.overflowX, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth,
+        found.push({ box: name(el), overflowX: style.overflowX, scrollWidth: el.scrollWidth,
+          clientWidth: el.clientWidth,
           tabindex: el.getAttribute('tabindex'), role: el.getAttribute('role'), label: el.getAttribute('aria-label') });
       }
     };
@@ -57,12 +58,16 @@ describe('nothing is cut off', () => {
         const { page: pageOverflow, boxes } = await overflows(page);
         assert.equal(pageOverflow, 0, 'the page is no wider than the screen');
         for (const box of boxes) {
-          const designated = ['auto', 'scroll'].includes(box.overflowX) && box.tabindex === '0' && box.role && box.label;
-          assert.ok(designated, `${box.box} cuts its content (${box.scrollWidth} in ${box.clientWidth} px): ${JSON.stringify(box)}`);
+          const designated = ['auto', 'scroll'].includes(box.overflowX) && box.tabindex === '0' && box.role
+            && box.label;
+          assert.ok(designated, `${box.box} cuts its content (${box.scrollWidth} in ${box.clientWidth} px): `
+            + JSON.stringify(box));
         }
         if (path.startsWith('demos/paper-a.html') && width === 320) {
           // The figures' results tables are there, and too wide for a phone: they scroll.
-          for (const table of ['gatelab-race >> div.results', 'gatelab-lm >> div.results', 'gatelab-census >> div.table-wrap']) {
+          const tables = ['gatelab-race >> div.results', 'gatelab-lm >> div.results',
+            'gatelab-census >> div.table-wrap'];
+          for (const table of tables) {
             assert.ok(boxes.some((b) => b.box === table), `${table} scrolls: ${boxes.map((b) => b.box).join(', ')}`);
           }
         }

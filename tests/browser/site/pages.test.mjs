@@ -115,12 +115,15 @@ describe('demo pages', () => {
     // The "use it" strip: the live figure's three embed forms, pinned, following its state. In
     // its default state the poster is the site's prebuilt one, absolute, sized, with its alt text.
     const pinned = `${session.server.url}gatelab@${version}/`;
-    const posters = JSON.parse(readFileSync(`${root}/web/dist/posters/index.json`, 'utf8')).figures['gatelab-exchange-plane'];
-    const forms = () => page.evaluate(() => ['script', 'iframe', 'poster'].map((k) => document.getElementById(`use-${k}`).textContent));
+    const index = JSON.parse(readFileSync(`${root}/web/dist/posters/index.json`, 'utf8'));
+    const posters = index.figures['gatelab-exchange-plane'];
+    const forms = () => page.evaluate(() => ['script', 'iframe', 'poster']
+      .map((k) => document.getElementById(`use-${k}`).textContent));
     await page.waitForFunction((site) => document.getElementById('use-poster').textContent.includes(site), pinned);
-    assert.equal((await forms())[2], `<a href="${pinned}demos/frame.html?figure=gatelab-exchange-plane&amp;activation=silu&amp;seed=1">`
-      + `<img src="${pinned}dist/posters/gatelab-exchange-plane.png" width="${posters.poster.width}" height="${posters.poster.height}" `
-      + `style="max-width:100%;height:auto" alt="${posters.alt}"></a>`);
+    assert.equal((await forms())[2], `<a href="${pinned}demos/frame.html?figure=gatelab-exchange-plane&amp;`
+      + `activation=silu&amp;seed=1"><img src="${pinned}dist/posters/gatelab-exchange-plane.png" `
+      + `width="${posters.poster.width}" height="${posters.poster.height}" style="max-width:100%;height:auto" `
+      + `alt="${posters.alt}"></a>`);
     assert.equal(await page.locator('#use-poster-note').isVisible(), false);
     await page.locator('#hero select').selectOption('gelu');
     await figuresSettled(page, '#hero');
@@ -128,12 +131,14 @@ describe('demo pages', () => {
     const [script, iframe, poster] = await forms();
     assert.match(script, new RegExp(`gatelab@${version}/dist/gatelab\\.embed\\.js`));
     assert.match(script, /<gatelab-exchange-plane activation="gelu" seed="1">/);
-    assert.match(iframe, /<iframe src="[^"]+frame\.html\?figure=gatelab-exchange-plane&amp;activation=gelu&amp;seed=1"/);
+    assert.match(iframe, /<iframe src="[^"]+frame\.html\?figure=gatelab-exchange-plane&amp;activation=gelu&amp;seed=1/);
     // Another state: the picture to download (named as the snippet says) and upload, with a note.
     const file = 'gatelab-exchange-plane_activation-gelu_seed-1.png';
     assert.match(poster, new RegExp(`^<!-- This state has no poster on the GateLab site: download ${file}`));
-    assert.match(poster, new RegExp(`<a href="${pinned.replace(/[.?]/g, '\\$&')}demos/frame\\.html\\?figure=gatelab-exchange-plane&amp;`
-      + `activation=gelu&amp;seed=1"><img src="${file}" width="\\d+" height="\\d+" style="max-width:100%;height:auto" alt="[^"]*GEGLU[^"]*"></a>$`));
+    const site = pinned.replace(/[.?]/g, '\\$&');
+    assert.match(poster, new RegExp(`<a href="${site}demos/frame\\.html\\?figure=gatelab-exchange-plane&amp;`
+      + `activation=gelu&amp;seed=1"><img src="${file}" width="\\d+" height="\\d+" style="max-width:100%;height:auto" `
+      + 'alt="[^"]*GEGLU[^"]*"></a>$'));
     assert.doesNotMatch(poster, /Loading…/);
     assert.match(await page.locator('#use-poster-note').textContent(), /upload it with your post/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#use-poster-download').click()]);

@@ -9,6 +9,7 @@ import { createButton } from './controls.js';
 import { pinnedSite, posterIndex, shareLinks } from './share-links.js';
 
 let nextId = 1;
+const POSTER_HINT = 'For Medium and Substack: the picture linked to the live figure.';
 
 function node(tag, props = {}, ...children) {
   const element = document.createElement(tag);
@@ -84,14 +85,15 @@ function buildDialog(root, { figure, version, button }) {
   const openLink = node('a', { className: 'share-open', target: '_blank', rel: 'noopener', textContent: 'Open' });
   const posterLink = node('a', { className: 'share-open', target: '_blank', rel: 'noopener', textContent: 'Open the poster' });
   let posterFile;  // the file name the Poster field's snippet expects
-  const download = createButton({ text: 'Download the poster', title: 'Download this state of the figure as a PNG image',
+  const download = createButton({ text: 'Download the poster',
+    title: 'Download this state of the figure as a PNG image',
     part: 'button share-png', onClick: () => figure.downloadPNG(posterFile) });
   const close = createButton({ text: 'Close', part: 'button share-close', onClick: () => dialog.close() });
   dialog.append(heading, intro,
     field('permalink', 'Permalink', 'A link that opens this figure in this state.', { rows: 2, extra: [openLink] }),
     field('script', 'Script snippet', 'For pages that take HTML with scripts (your site, Hugo, Jekyll, Astro, Ghost).', { rows: 5 }),
     field('iframe', 'Iframe snippet', 'For hosts that take only iframes (WordPress, Notion): it sizes itself with the optional script line.', { rows: 4 }),
-    field('poster', 'Poster', 'For Medium and Substack: the picture linked to the live figure.', { rows: 4, extra: [posterLink, download] }),
+    field('poster', 'Poster', POSTER_HINT, { rows: 4, extra: [posterLink, download] }),
     status, node('div', { className: 'share-footer' }, close));
   root.append(dialog);
   const posterHint = dialog.querySelector(`[id="${id}-poster-hint"]`);
@@ -107,9 +109,9 @@ function buildDialog(root, { figure, version, button }) {
     openLink.href = links.permalink;
     posterLink.hidden = !links.posterUrl;
     if (links.posterUrl) posterLink.href = links.posterUrl;
-    intro.textContent = `Pinned to gatelab@${links.version}: the links keep showing this state when the library moves on.`;
-    posterHint.textContent = links.posterNote ? `For Medium and Substack: the picture linked to the live figure. ${links.posterNote}`
-      : 'For Medium and Substack: the picture linked to the live figure (hosted on the GateLab site).';
+    intro.textContent = `Pinned to gatelab@${links.version}: `
+      + 'the links keep showing this state when the library moves on.';
+    posterHint.textContent = `${POSTER_HINT} ${links.posterNote ?? 'It is hosted on the GateLab site.'}`;
     status.textContent = '';
     button.setAttribute('aria-expanded', 'true');
     dialog.showModal();

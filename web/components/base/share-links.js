@@ -91,7 +91,8 @@ const posterIndexes = new Map();
  */
 export function posterIndex(site) {
   if (!posterIndexes.has(site)) {
-    posterIndexes.set(site, fetch(`${site}dist/posters/index.json`).then((r) => (r.ok ? r.json() : null)).catch(() => null));
+    const index = fetch(`${site}dist/posters/index.json`).then((r) => (r.ok ? r.json() : null));
+    posterIndexes.set(site, index.catch(() => null));
   }
   return posterIndexes.get(site);
 }
@@ -100,7 +101,8 @@ export function posterIndex(site) {
 function altText(figure) {
   const description = figure.constructor.description ?? figure.localName;
   const readout = figure.readoutText.trim();
-  const busy = !figure.lab || readout === 'Loading…' || figure.shadowRoot?.querySelector('[part~="readout"][aria-busy]');
+  const busy = !figure.lab || readout === 'Loading…'
+    || figure.shadowRoot?.querySelector('[part~="readout"][aria-busy]');
   return busy || !readout ? description : `${description} ${readout}`;
 }
 
@@ -123,9 +125,11 @@ function posterOf(figure, site, attributes, index) {
   if (isDefaultState(figure)) {
     const prebuilt = index?.figures?.[tag];
     const size = prebuilt?.poster ?? pictureSize(figure);
-    return { url: `${site}dist/posters/${tag}.png`, file: `${tag}.png`, size, alt: prebuilt?.alt ?? altText(figure), note: null };
+    const alt = prebuilt?.alt ?? altText(figure);
+    return { url: `${site}dist/posters/${tag}.png`, file: `${tag}.png`, size, alt, note: null };
   }
-  const file = `${[tag, ...attributes.map(([name, value]) => `${name}-${value}`)].join('_').replace(/[^\w.-]+/g, '-').slice(0, 120)}.png`;
+  const name = [tag, ...attributes.map(([attribute, value]) => `${attribute}-${value}`)].join('_');
+  const file = `${name.replace(/[^\w.-]+/g, '-').slice(0, 120)}.png`;
   const note = `This state has no poster on the GateLab site: download ${file} (Share → Download the poster), `
     + 'upload it with your post, and put its address in src.';
   return { url: null, file, size: pictureSize(figure), alt: altText(figure), note };
@@ -134,12 +138,14 @@ function posterOf(figure, site, attributes, index) {
 /** The poster's <img>: sized (its aspect ratio is known before it loads) and never wider than its column. */
 function posterImg(poster) {
   const size = poster.size ? ` width="${poster.size.width}" height="${poster.size.height}"` : '';
-  return `<img src="${escapeHtml(poster.url ?? poster.file)}"${size} style="${POSTER_STYLE}" alt="${escapeHtml(poster.alt)}">`;
+  const src = escapeHtml(poster.url ?? poster.file);
+  return `<img src="${src}"${size} style="${POSTER_STYLE}" alt="${escapeHtml(poster.alt)}">`;
 }
 
 /** The poster linked to the live figure, as HTML, after the upload note when there is one. */
 function posterSnippet(frame, poster) {
-  return `${poster.note ? `<!-- ${poster.note.replaceAll('--', '–')} -->\n` : ''}<a href="${escapeHtml(frame)}">${posterImg(poster)}</a>`;
+  const note = poster.note ? `<!-- ${poster.note.replaceAll('--', '–')} -->\n` : '';
+  return `${note}<a href="${escapeHtml(frame)}">${posterImg(poster)}</a>`;
 }
 
 /**

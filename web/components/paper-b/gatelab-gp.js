@@ -86,7 +86,8 @@ export class GateLabGp extends GateLabFigure {
   };
 
   #controls = null;
-  // { id, abort, display, baselines, models: [{ steps, parameters, losses: number[], evalSteps, stamp, prediction, … }] };
+  // { id, abort, display, baselines,
+  //   models: [{ steps, parameters, losses: number[], evalSteps, stamp, prediction, … }] };
   // display and baselines come from the exact GP at once (gpPreview), models once the worker has built them.
   #run = null;
   #training = false;
@@ -150,7 +151,7 @@ export class GateLabGp extends GateLabFigure {
     c.restart.title = `Seed ${this.state.seed}: new initial weights and training data`;
   }
 
-  /** Draws the data and the exact posterior at once; the models build and train behind it (tracked, so settled() waits). */
+  /** Draws the data and the exact posterior at once; the models build and train behind it (settled() waits). */
   async start() {
     this.#restart();
   }
@@ -204,8 +205,8 @@ export class GateLabGp extends GateLabFigure {
 
   #restart() {
     this.#stop();
-    const data = { options: this.#options(), sequenceSeed: this.state.sequence, evalSeed: (this.state.seed + 7919) >>> 0,
-      evalCount: EVAL_COUNT };
+    const data = { options: this.#options(), sequenceSeed: this.state.sequence,
+      evalSeed: (this.state.seed + 7919) >>> 0, evalCount: EVAL_COUNT };
     // The sequence, its posterior and the baselines are exact GP algebra: drawn now, on the page.
     const { display, baselines } = gpPreview(this.lab.gp, data);
     const run = { id: `gp-${nextId++}`, abort: new AbortController(), display, baselines };
@@ -213,10 +214,11 @@ export class GateLabGp extends GateLabFigure {
     this.syncControls();
     this.requestDraw();
     return runTracked(this, async () => {
-      const creating = (f) => this.announce(`Creating the models (T = ${GP_DEPTHS.join(', ')})… ${Math.round(100 * f)} %`,
-        { busy: true });
+      const creating = (f) => this.announce(
+        `Creating the models (T = ${GP_DEPTHS.join(', ')})… ${Math.round(100 * f)} %`, { busy: true });
       creating(0);
-      const r = await sharedRunner().run('gpStart', { id: run.id, ...data, depths: GP_DEPTHS, evalSteps: this.state.evalSteps },
+      const r = await sharedRunner().run('gpStart',
+        { id: run.id, ...data, depths: GP_DEPTHS, evalSteps: this.state.evalSteps },
         { signal: run.abort.signal, onProgress: creating });
       if (this.#run !== run) return;
       Object.assign(run, r, { models: r.models.map((m) => ({ ...m, losses: Array.from(m.losses) })) });
@@ -326,10 +328,11 @@ export class GateLabGp extends GateLabFigure {
     const n = this.state.length;
     const positions = Float32Array.from({ length: n }, (_, t) => t);
     const hi = GP_DEPTHS.indexOf(Number(this.state.highlight));
-    const styled = (i, extra) => ({ color: depthColor(theme, i), width: i === hi ? 3 : 1.5, alpha: i === hi ? 1 : 0.8, ...extra });
+    const styled = (i, extra) => ({ color: depthColor(theme, i), width: i === hi ? 3 : 1.5, alpha: i === hi ? 1 : 0.8,
+      ...extra });
     const at = models[0]?.evalSteps ?? 0;
-    const legend = models.map((m, i) => ({ label: at ? `T = ${m.steps} → ${at}` : `T = ${m.steps}`, color: depthColor(theme, i),
-      width: i === hi ? 3 : 1.5 }));
+    const legend = models.map((m, i) => ({ label: at ? `T = ${m.steps} → ${at}` : `T = ${m.steps}`,
+      color: depthColor(theme, i), width: i === hi ? 3 : 1.5 }));
     const atTitle = at ? `, evaluated at T′ = ${at}` : '';
     {
       const { ctx, width, height } = this.beginCanvas(predCanvas);

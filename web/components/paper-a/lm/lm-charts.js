@@ -51,7 +51,8 @@ export function drawLossChart(figure, canvas, { training, colors, steps, notice 
     bands: seeds > 1 ? curves.map((c, i) => ({ x: c.steps, lo: c.lo, hi: c.hi, color: colors[i], alpha: 0.16 })) : [],
     series: [
       ...(Number.isFinite(unigram) ? [{ x: [0, steps], y: [unigram, unigram], color: theme.muted, width: 1.2, dash: [5, 4] }] : []),
-      ...curves.map((c, i) => ({ x: c.steps, y: c.mean, color: colors[i], width: 2.2, dash: dashOf(i), dots: c.steps.length === 1 }))],
+      ...curves.map((c, i) => ({ x: c.steps, y: c.mean, color: colors[i], width: 2.2, dash: dashOf(i),
+        dots: c.steps.length === 1 }))],
     legend: [...models.map((m, i) => ({ label: m.variant.label, color: colors[i], width: 3, dash: dashOf(i) })),
       ...(Number.isFinite(unigram) ? [{ label: 'unigram', color: theme.muted, dash: [5, 4], width: 1.2 }] : [])],
   });
@@ -69,7 +70,8 @@ export function drawShareChart(figure, canvas, { training, colors, steps }) {
   drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
     xDomain: [0, steps], yDomain: extent(shown.map((e) => e.c.y), { include: [0, 0.5] }), theme, fontSize,
     xLabel: 'step', title: 'Antisymmetric share of the gated MLPs',
-    series: shown.map(({ i, c }) => ({ x: c.x, y: c.y, color: colors[i], width: 2, dash: dashOf(i), dots: c.x.length === 1 })),
+    series: shown.map(({ i, c }) => ({ x: c.x, y: c.y, color: colors[i], width: 2, dash: dashOf(i),
+      dots: c.x.length === 1 })),
     legend: shown.map(({ m, i }) => ({ label: m.variant.label, color: colors[i], width: 3, dash: dashOf(i) })),
   });
   if (!shown.some((e) => e.c.x.length)) {
