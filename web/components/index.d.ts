@@ -55,7 +55,8 @@ export declare class GateLabFigure<State extends object = Record<string, unknown
   refreshTheme(): void;
   toPNG(): Promise<Blob>;
   toCSV(): string;
-  downloadPNG(): Promise<void>;
+  /** Downloads toPNG() as `filename` (default: the tag and the state, exportName()). */
+  downloadPNG(filename?: string): Promise<void>;
   downloadCSV(): void;
 }
 
@@ -134,13 +135,27 @@ export interface ShareLinks {
   iframe: string;
   /** The prebuilt poster of this state, or null (only default states have one). */
   posterUrl: string | null;
-  /** Poster image linked to the live figure, as HTML. */
+  /** The poster's file name: <tag>.png, or for another state the name to download it under and upload. */
+  posterFile: string;
+  /** For a state without a prebuilt poster: download it, upload it with the post, point src at it; else null. */
+  posterNote: string | null;
+  /** Poster image (sized, max-width:100%) linked to the live figure, as HTML, after the upload note if any. */
   poster: string;
+  /** The figure's description and, once settled, its readout. */
   alt: string;
 }
 /** Names the site share links point to (`{version}` is filled in), or the web root they derive from. */
 export declare function configureShare(options: { site?: string; webRoot?: string | URL }): void;
-export declare function shareLinks(figure: GateLabFigure, version: string): ShareLinks;
+/**
+ * The Share links of the figure's current state; `index` (posterIndex()) gives the prebuilt posters'
+ * sizes and alt text.
+ */
+export declare function shareLinks(figure: GateLabFigure, version: string,
+  options?: { index?: object | null }): ShareLinks;
+/** The site's pinned root URL for `version`, ending in a slash. */
+export declare function pinnedSite(version: string): string;
+/** The site's dist/posters/index.json, fetched once; null where it has none. */
+export declare function posterIndex(site: string): Promise<object | null>;
 
 export declare const FIGURES: { 'gatelab-exchange-plane': typeof GateLabExchangePlane } & PaperAFigures & PaperBFigures;
 export declare function defineFigures(): void;

@@ -31,7 +31,7 @@ export { GateLabGp } from './paper-b/gatelab-gp.js';
 export { configureSharedLab, sharedLab } from './base/shared-lab.js';
 export { configureRunner, sharedRunner, LabRunner } from './runner/lab-runner.js';
 export { mirrorStateToHash } from './base/url-state.js';
-export { configureShare, shareLinks } from './base/share-links.js';
+export { configureShare, pinnedSite, posterIndex, shareLinks } from './base/share-links.js';
 
 export const FIGURES = {
   // Paper A

@@ -3,6 +3,7 @@
 // data-set="name=value&…" sets those attributes on the figure (the figure parses them like any
 // attribute); data-activation buttons set the exchange plane's activation.
 import renderMathInElement from '../vendor/katex/contrib/auto-render.mjs';
+import { keyboardScrollRegions } from './scroll-regions.js';
 import { formatNumber } from '../components/base/format.js';
 import { activationDisplayName } from '../components/base/labels.js';
 
@@ -13,6 +14,7 @@ renderMathInElement(document.querySelector('main'), {
   ],
   throwOnError: false,
 });
+keyboardScrollRegions(document.querySelector('main'));
 
 const reduceMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -36,6 +38,19 @@ for (const button of document.querySelectorAll('[data-activation]')) {
     show(plane);
   });
 }
+
+// The language-model figure's caption names the models it trains, as the library names them.
+const lm = document.getElementById('lm');
+const nameModels = () => {
+  const labels = lm.modelLabels;
+  document.getElementById('lm-models').textContent = labels.length > 1
+    ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels.join('');
+};
+customElements.whenDefined('gatelab-lm').then(() => {
+  nameModels();
+  new MutationObserver(nameModels).observe(lm, { attributes: true, attributeFilter: ['models'] });
+});
+lm.addEventListener('ready', nameModels);  // the library's names, once it has loaded
 
 const log = document.getElementById('figure-events');
 plane.addEventListener('computed', ({ detail }) => {

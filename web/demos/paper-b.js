@@ -3,6 +3,7 @@
 // data-set="name=value&…" sets those attributes on the figure (parsed like any attribute);
 // data-action="reflect" asks the preconditioner figure to reflect the gradient.
 import renderMathInElement from '../vendor/katex/contrib/auto-render.mjs';
+import { keyboardScrollRegions } from './scroll-regions.js';
 import { formatNumber } from '../components/base/format.js';
 
 renderMathInElement(document.querySelector('main'), {
@@ -12,6 +13,7 @@ renderMathInElement(document.querySelector('main'), {
   ],
   throwOnError: false,
 });
+keyboardScrollRegions(document.querySelector('main'));
 
 const reduceMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
 

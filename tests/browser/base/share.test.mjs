@@ -2,7 +2,9 @@
 // modal dialog named by its heading; focus in, trapped, back to the button), links for the
 // CURRENT state pinned to gatelab@<package.json version>; the iframe snippet's URL and the
 // script snippet reproduce the same picture; the iframe page (frame.html) takes theme and
-// controls=0, and posts its height, which the optional host script applies.
+// controls=0, and posts its height, which the optional host script applies. The poster snippet is
+// the site's sized PNG for a default state, else a named download to upload (and says so); pasted
+// in a 320 px column, neither overflows.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { startSession, openPage, figuresSettled, canvasStats, root } from '../ha
 
 const VERSION = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 const TAG = 'gatelab-exchange-plane';
+const STYLE = 'style="max-width:100%;height:auto"';
 const routes = {};
 
 /** Inside-the-shadow active element of the figure: [tag, part]. */
@@ -70,7 +73,9 @@ describe('Share / Embed', () => {
     assert.match(fields.iframe, new RegExp(`^<iframe src="${pinned.replace(/[.?]/g, '\\$&')}demos/frame\\.html\\?figure=gatelab-exchange-plane&amp;activation=tanh&amp;seed=3"`));
     assert.match(fields.iframe, / title="GateLab: [^"]+" loading="lazy" width="100%"/);
     assert.match(fields.permalink, new RegExp(`^${pinned.replace(/[.?]/g, '\\$&')}demos/frame\\.html\\?figure=`));
-    assert.match(fields.poster, /^<a href="[^"]+frame\.html[^"]*"><img src="[^"]+" alt="[^"]*gated[^"]*"><\/a>$/);
+    assert.match(fields.poster,
+      /<a href="[^"]+frame\.html[^"]*"><img src="[^"]+" width="\d+" height="\d+" style="[^"]+" alt="[^"]*gated[^"]*">/);
+    assert.match(fields.poster, / style="max-width:100%;height:auto" /);
     await page.keyboard.press('Escape');
     assert.equal(await page.locator(`${TAG} dialog[open]`).count(), 0);
     assert.deepEqual((await focused(page)).slice(0, 2), ['button', 'Share or embed this figure in its current state'], 'focus is back on the Share button');
@@ -117,6 +122,59 @@ describe('Share / Embed', () => {
     assert.deepEqual(await canvasStats(copy.page), original.stats, 'the same pixels from the script snippet');
     assert.deepEqual(copy.problems, []);
     await copy.context.close();
+  });
+
+  it('the poster: the site\'s, sized, by default; else a named download, upload note; both fit 320 px', async () => {
+    const index = JSON.parse(readFileSync(join(root, 'web/dist/posters/index.json'), 'utf8'));
+    const pinned = `${session.server.url}gatelab@${VERSION}/`;
+    const { page, context, problems } = await openPage(session.browser);
+    await page.goto(`${session.server.url}demos/frame.html?figure=${TAG}`);
+    await figuresSettled(page, TAG);
+    const prebuilt = (await openShare(page)).poster;
+    const { width, height } = index.figures[TAG].poster;
+    assert.equal(prebuilt, `<a href="${pinned}demos/frame.html?figure=${TAG}&amp;seed=1">`
+      + `<img src="${pinned}dist/posters/${TAG}.png" width="${width}" height="${height}" ${STYLE} `
+      + `alt="${index.figures[TAG].alt}"></a>`);
+    assert.equal(await page.locator(`${TAG} dialog a.share-open`, { hasText: 'Open the poster' }).getAttribute('href'),
+      `${pinned}dist/posters/${TAG}.png`);
+    await page.keyboard.press('Escape');
+
+    await page.locator(TAG).evaluate((el) => (el.activation = 'gelu'));
+    await figuresSettled(page, TAG);
+    const own = (await openShare(page)).poster;
+    const file = `${TAG}_activation-gelu_seed-1.png`;
+    assert.match(own, new RegExp(`^<!-- This state has no poster on the GateLab site: download ${file} .*upload it`));
+    assert.match(own, new RegExp(`<img src="${file}" width="\\d+" height="\\d+" ${STYLE} alt="[^"]+GELU`));
+    assert.doesNotMatch(own, /Loading…/);
+    assert.equal(await page.locator(`${TAG} dialog a.share-open`, { hasText: 'Open the poster' }).isVisible(), false);
+    const hint = await page.locator(`${TAG} dialog .share-hint`).nth(3).textContent();
+    assert.match(hint, /no poster on the GateLab site: download/);
+    const [download] = await Promise.all([page.waitForEvent('download'),
+      page.locator(`${TAG} dialog button[part~="share-png"]`).click()]);
+    assert.equal(download.suggestedFilename(), file, 'the download is the file the snippet names');
+    const png = readFileSync(await download.path());
+    const size = own.match(/width="(\d+)" height="(\d+)"/).slice(1).map(Number);
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], size, 'sized as the downloaded picture (1× screen)');
+    await context.close();
+
+    // Both snippets pasted in a 320 px phone's column, the picture uploaded beside the post.
+    routes[`/post/${file}`] = { body: png, type: 'image/png' };
+    routes['/post/posters.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Post</title><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="/demos/favicon.svg"></head>
+<body style="margin:0"><main style="padding:0 16px">${prebuilt}\n${own}</main></body></html>` };
+    const phone = await openPage(session.browser, { viewport: { width: 320, height: 640 } });
+    await phone.page.goto(session.server.url + 'post/posters.html');
+    const images = await phone.page.evaluate(() => Promise.all([...document.images].map(async (img) => {
+      await img.decode();
+      const box = img.getBoundingClientRect();
+      return { natural: img.naturalWidth, right: box.right, width: box.width };
+    })));
+    assert.equal(images.length, 2);
+    for (const img of images) assert.ok(img.natural > 250 && img.right <= 304.5, JSON.stringify(img));
+    assert.equal(await phone.page.evaluate(() => document.documentElement.scrollWidth), 320);
+    assert.deepEqual([...problems, ...phone.problems], []);
+    await phone.context.close();
   });
 
   it('in an article, the permalink keeps the reader in the article and reproduces the state', async () => {

@@ -2,11 +2,13 @@
 // request and nothing off 127.0.0.1, every figure draws when scrolled to; the math is typeset
 // with the local KaTeX; the text's buttons drive the figures and the URL follows; a link with
 // figure state in its hash reproduces it; the whole article fits a 320 px phone. The landing
-// page links to it.
+// page links to it. The language-model figure's caption follows the models it trains.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSession, openPage, canvasStats, screenshotPath, typesetMath } from '../harness.mjs';
 import { hashParams, settledAll } from './fixture.mjs';
+import { loadGateLab } from '../../../web/lib/gatelab.js';
+import { variantNamed } from '../../../web/components/paper-a/lm/lm-schema.js';
 
 const FIGURES = ['gatelab-rank', 'gatelab-exchange', 'gatelab-exchange-plane', 'gatelab-scaling', 'gatelab-census',
   'gatelab-race', 'gatelab-interactions', 'gatelab-lm'];
@@ -64,6 +66,28 @@ describe('demos/paper-a.html', () => {
     assert.equal(await swap.evaluate((el) => el.kind), 'gated');
     assert.ok(await swap.evaluate((el) => el.result.gap) > 0.01);
     assert.equal((await hashParams(page)).get('swap.kind'), null, 'back to the default: dropped from the URL');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('the language-model figure\'s caption names the chosen models; its export buttons keep their height', async () => {
+    const lab = await loadGateLab();
+    const { page, context, problems } = await openPage(session.browser);
+    await page.goto(session.server.url + `demos/paper-a.html#${SHORT_LM}`);
+    const caption = page.locator('#lm-models');
+    await page.locator('button[data-target="lm"]', { hasText: 'ReLU: gated, symgated, symmetric' }).click();
+    const names = ['reglu', 'symgated-relu', 'symmetric-relu'].map((name) => lab.layerLabel(variantNamed(name)));
+    assert.deepEqual(names, ['ReGLU', 'symgated (ReLU)', 'symmetric (ReLU)']);
+    await page.waitForFunction((text) => document.getElementById('lm-models').textContent === text,
+      `${names[0]}, ${names[1]} and ${names[2]}`);
+    await settledAll(page, '#lm');
+    assert.equal(await caption.textContent(), 'ReGLU, symgated (ReLU) and symmetric (ReLU)', 'the library loaded');
+    await page.locator('#lm').evaluate((el) => (el.models = 'swiglu,bilinear'));
+    await page.waitForFunction(() => document.getElementById('lm-models').textContent === 'SwiGLU and Bilinear');
+    // The export buttons sit in the controls' row at a button's height, not stretched to the fieldsets'.
+    const heights = await page.locator('#lm').evaluate((el) => ['export-png', 'export-csv', 'share', 'pause']
+      .map((part) => el.shadowRoot.querySelector(`[part~="${part}"]`).getBoundingClientRect().height));
+    for (const h of heights.slice(0, 3)) assert.ok(Math.abs(h - heights[3]) < 2, `export ${heights.join(', ')}`);
     assert.deepEqual(problems, []);
     await context.close();
   });

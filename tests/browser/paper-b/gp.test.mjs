@@ -3,10 +3,12 @@
 // Node; every canvas draws; the highlight and a new sequence change the picture and the
 // attributes; the CSV carries every series; a bad attribute falls back to its default. Test-time
 // recursion: the eta and learn-eta attributes reach the sessions (bit-identical to lab.gp), and
-// eval-steps re-evaluates the trained models at T′ without retraining, from the keyboard.
+// eval-steps re-evaluates the trained models at T′ without retraining, from the keyboard. A
+// reader sees the data and the posterior as soon as it comes into view, then the step counter,
+// and no Pause button once training is done.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSession, canvasStats, screenshotPath } from '../harness.mjs';
+import { startSession, openPage, figuresSettled, canvasStats, screenshotPath } from '../harness.mjs';
 import { figurePage, settled } from './fixture.mjs';
 import { loadGateLab } from '../../../web/lib/gatelab.js';
 import { rmseByPosition } from '../../../web/components/runner/gp-tasks.js';
@@ -49,6 +51,65 @@ describe('<gatelab-gp>', () => {
     assert.match(await page.locator(TAG).evaluate((el) => el.readoutText),
       /^Step 40 of 40\. Held-out RMSE on 32 sequences: T = 1 [\d.]+, T = 2 [\d.]+, T = 4 [\d.]+, T = 8 [\d.]+; exact GP posterior/);
     await page.locator(TAG).screenshot({ path: screenshotPath('gatelab-gp') });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  it('draws the data and the posterior before its models train, shows progress, says Finished when done', async () => {
+    // Off screen first, so the moment it comes into view is the test's to choose. 2,000 steps
+    // keep it training through the checks on any machine; train-steps lowered ends it.
+    const markup = `<div class="spacer"></div><${TAG} length="12" train-steps="2000" seed="4"></${TAG}>`;
+    const { page, context, problems } = await openPage(session.browser);
+    await page.goto(session.server.url + 'demos/csp.html');
+    await figuresSettled(page);
+    await page.evaluate((html) => {
+      const main = document.querySelector('main');
+      const template = document.createElement('template');
+      template.innerHTML = html;
+      main.replaceChildren(template.content);
+      main.querySelector('.spacer').style.height = '3000px';  // a script may style; the strict CSP refuses style=""
+      scrollTo(0, 0);
+      const el = main.querySelector('gatelab-gp');
+      // At the first drawing: what the canvases show and how far training is.
+      el.addEventListener('ready', () => {
+        const [predictions] = el.shadowRoot.querySelectorAll('canvas');
+        const { data } = predictions.getContext('2d').getImageData(0, 0, predictions.width, predictions.height);
+        const colors = new Set();
+        for (let i = 0; i < data.length; i += 64) colors.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+        el.atReady = { colors: colors.size, stepsDone: el.results?.stepsDone ?? 0 };
+      });
+      el.steps = [];
+      el.addEventListener('step', ({ detail }) => el.steps.push(detail.stepsDone));
+    }, markup);
+    const figure = page.locator(TAG);
+    assert.equal(await figure.evaluate((el) => el.lab), null, 'off screen: not started');
+    await figure.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('gatelab-gp').atReady, null, { timeout: 60_000 });
+    const atReady = await figure.evaluate((el) => el.atReady);
+    assert.ok(atReady.colors > 6, `the first drawing shows the data and the posterior (${atReady.colors} colours)`);
+    assert.ok(atReady.stepsDone < 2000, 'drawn before training ends');
+    assert.equal(await figure.locator('[part~="poster"]').isVisible(), false, 'the poster is gone');
+    // Progress: a busy readout with a step counter, and `step` events that count up.
+    await page.waitForFunction(() => document.querySelector('gatelab-gp').steps.length >= 2, null,
+      { timeout: 120_000 });
+    const busy = figure.locator('[part~="readout"] .busy');
+    assert.equal(await busy.isVisible(), true, 'the progress is shown');
+    assert.match(await busy.textContent(), /^Creating the models|^Step \d+ of 2000\./);
+    const steps = await figure.evaluate((el) => el.steps);
+    assert.ok(steps[1] > steps[0] && steps.at(-1) < 2000, steps.join());
+    const pause = figure.locator('button[part~="pause"]');
+    assert.equal(await pause.textContent(), 'Pause');
+    // Fewer steps than done: training stops, and the button no longer offers to pause.
+    await figure.evaluate((el) => new Promise((resolve) => {
+      el.addEventListener('trained', resolve, { once: true });
+      el.trainSteps = 10;
+    }));
+    await settled(page, TAG);
+    assert.equal(await pause.textContent(), 'Finished');
+    assert.equal(await pause.isDisabled(), true);
+    await figure.evaluate((el) => (el.trainSteps = el.results.stepsDone + 10));
+    await page.waitForFunction(() => document.querySelector('gatelab-gp').shadowRoot
+      .querySelector('[part~="pause"]').textContent === 'Pause');
     assert.deepEqual(problems, []);
     await context.close();
   });

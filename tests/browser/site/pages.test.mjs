@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, artifacts, typesetMath, root } from '../harness.mjs';
+import { FIGURES } from '../../../web/components/index.js';
 
 // The landing page (demos/index.html) has its own test below (a live figure first, measured).
 const PAGES = ['demos/paper-a.html', 'demos/embed.html', 'demos/csp.html'];
@@ -101,21 +102,47 @@ describe('demo pages', () => {
       await img.decode();
       return { href: a.getAttribute('href'), width: img.naturalWidth, text: a.textContent.trim() };
     })));
-    assert.equal(gallery.length, 11);
+    const shown = [];
     for (const item of gallery) {
       assert.ok(item.width > 300 && item.text.length > 5, JSON.stringify(item));
       const [file, anchor] = item.href.split('#');
       const html = readFileSync(`${root}/web/demos/${file}`, 'utf8');
-      assert.match(html, new RegExp(`id="${anchor}"`), `${item.href} is a section`);
+      const tag = html.match(new RegExp(`<(gatelab-[a-z-]+) id="${anchor}"`))?.[1];
+      assert.ok(tag, `${item.href} is a figure of the article`);
+      shown.push(tag);
     }
-    // The "use it" strip: the live figure's three embed forms, pinned, following its state.
+    assert.deepEqual(shown.sort(), Object.keys(FIGURES).sort(), 'the gallery shows every figure once');
+    // The "use it" strip: the live figure's three embed forms, pinned, following its state. In
+    // its default state the poster is the site's prebuilt one, absolute, sized, with its alt text.
+    const pinned = `${session.server.url}gatelab@${version}/`;
+    const index = JSON.parse(readFileSync(`${root}/web/dist/posters/index.json`, 'utf8'));
+    const posters = index.figures['gatelab-exchange-plane'];
+    const forms = () => page.evaluate(() => ['script', 'iframe', 'poster']
+      .map((k) => document.getElementById(`use-${k}`).textContent));
+    await page.waitForFunction((site) => document.getElementById('use-poster').textContent.includes(site), pinned);
+    assert.equal((await forms())[2], `<a href="${pinned}demos/frame.html?figure=gatelab-exchange-plane&amp;`
+      + `activation=silu&amp;seed=1"><img src="${pinned}dist/posters/gatelab-exchange-plane.png" `
+      + `width="${posters.poster.width}" height="${posters.poster.height}" style="max-width:100%;height:auto" `
+      + `alt="${posters.alt}"></a>`);
+    assert.equal(await page.locator('#use-poster-note').isVisible(), false);
     await page.locator('#hero select').selectOption('gelu');
     await figuresSettled(page, '#hero');
-    const forms = await page.evaluate(() => ['script', 'iframe', 'poster'].map((k) => document.getElementById(`use-${k}`).textContent));
-    assert.match(forms[0], new RegExp(`gatelab@${version}/dist/gatelab\\.embed\\.js`));
-    assert.match(forms[0], /<gatelab-exchange-plane activation="gelu" n="48" seed="1">/);
-    assert.match(forms[1], /<iframe src="[^"]+frame\.html\?figure=gatelab-exchange-plane&amp;activation=gelu&amp;n=48&amp;seed=1"/);
-    assert.match(forms[2], /^<a href="[^"]+"><img src="[^"]+" alt="[^"]+"><\/a>$/);
+    await page.waitForFunction(() => document.getElementById('use-poster').textContent.includes('gelu'));
+    const [script, iframe, poster] = await forms();
+    assert.match(script, new RegExp(`gatelab@${version}/dist/gatelab\\.embed\\.js`));
+    assert.match(script, /<gatelab-exchange-plane activation="gelu" seed="1">/);
+    assert.match(iframe, /<iframe src="[^"]+frame\.html\?figure=gatelab-exchange-plane&amp;activation=gelu&amp;seed=1/);
+    // Another state: the picture to download (named as the snippet says) and upload, with a note.
+    const file = 'gatelab-exchange-plane_activation-gelu_seed-1.png';
+    assert.match(poster, new RegExp(`^<!-- This state has no poster on the GateLab site: download ${file}`));
+    const site = pinned.replace(/[.?]/g, '\\$&');
+    assert.match(poster, new RegExp(`<a href="${site}demos/frame\\.html\\?figure=gatelab-exchange-plane&amp;`
+      + `activation=gelu&amp;seed=1"><img src="${file}" width="\\d+" height="\\d+" style="max-width:100%;height:auto" `
+      + 'alt="[^"]*GEGLU[^"]*"></a>$'));
+    assert.doesNotMatch(poster, /Loading…/);
+    assert.match(await page.locator('#use-poster-note').textContent(), /upload it with your post/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#use-poster-download').click()]);
+    assert.equal(download.suggestedFilename(), file);
     await page.screenshot({ path: screenshotPath('demos_index_html') });
     assert.deepEqual(problems, []);
     await context.close();

@@ -31,7 +31,7 @@ describe('posters and oEmbed', () => {
   it('every figure and article anchor has a PNG poster with alt text from its readout', () => {
     assert.deepEqual(Object.keys(index.figures).sort(), Object.keys(FIGURES).sort());
     const anchors = Object.keys(index.anchors);
-    assert.ok(anchors.includes('paper-a#race') && anchors.includes('paper-b#gp'), anchors.join());
+    assert.ok(['paper-a#race', 'paper-a#lm', 'paper-b#gp'].every((a) => anchors.includes(a)), anchors.join());
     for (const entry of [...Object.values(index.figures), ...Object.values(index.anchors)]) {
       const png = readFileSync(join(root, 'web/dist/posters', entry.poster.file));
       assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', entry.poster.file);
@@ -40,6 +40,8 @@ describe('posters and oEmbed', () => {
       assert.ok(entry.alt.length > 60 && !/Loading…|could not be computed/.test(entry.alt), entry.alt);
     }
     assert.match(index.figures['gatelab-race'].alt, /test accuracy/);
+    // The language-model figure's poster shows its trained curves: its alt names the models' losses.
+    assert.match(index.figures['gatelab-lm'].alt, /Validation loss at step [\d,]+, nats per character.*SwiGLU [\d.]+/);
   });
 
   it('static oEmbed JSON per figure and per anchor, discovered from the articles, opens the same figure', async () => {
@@ -50,6 +52,7 @@ describe('posters and oEmbed', () => {
       const json = await (await fetch(href)).json();
       assert.equal(json.type, 'rich');
     }
+    assert.ok(index.figures['gatelab-lm'] && index.anchors['paper-a#lm'], 'the language-model figure has its posters');
     const files = [...Object.keys(index.figures).map((tag) => `${tag}.json`),
       ...Object.keys(index.anchors).map((key) => `${key.replace('#', '/')}.json`)];
     for (const file of files) {

@@ -98,7 +98,7 @@ test('the bindings stay thin: cpp/bindings/ holds at most 920 lines of C++', () 
   assert.ok(lines <= 920, `cpp/bindings/ has ${lines} lines; move logic into the core`);
 });
 
-test('every registered figure is declared in the components\' types and documented in web/components/README.md', () => {
+test('every registered figure is declared in the types and documented in both READMEs', () => {
   const index = read('web/components/index.js');
   const block = index.slice(index.indexOf('export const FIGURES'), index.indexOf('};', index.indexOf('export const FIGURES')));
   const tags = [...block.matchAll(/'(gatelab-[a-z-]+)'/g)].map((m) => m[1]);
@@ -107,4 +107,9 @@ test('every registered figure is declared in the components\' types and document
   const readme = read('web/components/README.md');
   assert.deepEqual(tags.filter((t) => !types.includes(`'${t}'`)), [], 'missing from the .d.ts files');
   assert.deepEqual(tags.filter((t) => !readme.includes(`<${t}>`) && !readme.includes(`\`${t}\``)), [], 'missing from the README');
+  // The top README's figure list ("Figures: `gatelab-…`, … (paper B).") names every one.
+  const top = read('README.md');
+  const start = top.indexOf('Figures: `gatelab-');
+  const list = top.slice(start, top.indexOf('(paper B)', start));
+  assert.deepEqual(tags.filter((t) => !list.includes(`\`${t}\``)), [], 'missing from the figure list of README.md');
 });

@@ -48,6 +48,28 @@ function wrapLines(ctx, text, width) {
   return lines;
 }
 
+const PAD = 16;
+const LINE_HEIGHT = 18;
+
+/**
+ * Where canvasesToPng puts things: the canvases' box on screen, the caption's wrapped lines, and
+ * the picture's size in CSS pixels (width, height) and device pixels per CSS pixel (scale).
+ * @param {HTMLCanvasElement[]} canvases
+ */
+export function pngLayout(canvases, { font, caption }) {
+  const boxes = canvases.map((c) => c.getBoundingClientRect());
+  const left = Math.min(...boxes.map((b) => b.left));
+  const top = Math.min(...boxes.map((b) => b.top));
+  const scale = canvases[0].width / Math.max(1, boxes[0].width);
+  const width = Math.max(...boxes.map((b) => b.right)) - left + 2 * PAD;
+  const plotsHeight = Math.max(...boxes.map((b) => b.bottom)) - top;
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `13px ${font}`;
+  const lines = caption ? wrapLines(ctx, caption, width - 2 * PAD) : [];
+  const height = plotsHeight + 2 * PAD + (lines.length ? lines.length * LINE_HEIGHT + 8 : 0);
+  return { boxes, left, top, scale, width, height, plotsHeight, lines };
+}
+
 /**
  * Draws several canvases as laid out on screen onto one canvas with the theme's background, at
  * the canvases' own pixel resolution, with a margin and an optional wrapped caption below.
@@ -55,34 +77,23 @@ function wrapLines(ctx, text, width) {
  * @returns {Promise<Blob>} PNG
  */
 export async function canvasesToPng(canvases, { background, foreground, font, caption }) {
-  const pad = 16;
-  const lineHeight = 18;
-  const boxes = canvases.map((c) => c.getBoundingClientRect());
-  const left = Math.min(...boxes.map((b) => b.left));
-  const top = Math.min(...boxes.map((b) => b.top));
-  const scale = canvases[0].width / Math.max(1, boxes[0].width);
-  const width = Math.max(...boxes.map((b) => b.right)) - left + 2 * pad;
-  const plotsHeight = Math.max(...boxes.map((b) => b.bottom)) - top;
-
+  const { boxes, left, top, scale, width, height, plotsHeight, lines } = pngLayout(canvases, { font, caption });
   const out = document.createElement('canvas');
   const ctx = out.getContext('2d');
-  ctx.font = `13px ${font}`;
-  const lines = caption ? wrapLines(ctx, caption, width - 2 * pad) : [];
-  const height = plotsHeight + 2 * pad + (lines.length ? lines.length * lineHeight + 8 : 0);
   out.width = Math.ceil(width * scale);
   out.height = Math.ceil(height * scale);
 
   ctx.fillStyle = background;
   ctx.fillRect(0, 0, out.width, out.height);
   canvases.forEach((c, i) => {
-    ctx.drawImage(c, (boxes[i].left - left + pad) * scale, (boxes[i].top - top + pad) * scale,
+    ctx.drawImage(c, (boxes[i].left - left + PAD) * scale, (boxes[i].top - top + PAD) * scale,
       boxes[i].width * scale, boxes[i].height * scale);
   });
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.fillStyle = foreground;
   ctx.font = `13px ${font}`;
   ctx.textBaseline = 'top';
-  lines.forEach((line, i) => ctx.fillText(line, pad, pad + plotsHeight + 8 + i * lineHeight));
+  lines.forEach((line, i) => ctx.fillText(line, PAD, PAD + plotsHeight + 8 + i * LINE_HEIGHT));
   return new Promise((resolve, reject) => {
     out.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('PNG export failed'))), 'image/png');
   });

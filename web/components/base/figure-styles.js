@@ -68,7 +68,8 @@ button { cursor: pointer; }
 button:hover, select:hover { border-color: var(--gl-accent); }
 input[type=range] { accent-color: var(--gl-accent); border: 0; background: transparent; width: min(11em, 60vw); }
 input[type=checkbox] { accent-color: var(--gl-accent); min-height: 0; width: 1.05em; height: 1.05em; margin: 0; }
-.export { display: inline-flex; gap: 6px; margin-left: auto; }
+/* Not stretched to the height of the row when a figure's controls stretch (fieldsets of the race and LM). */
+.export { display: inline-flex; gap: 6px; margin-left: auto; align-self: center; align-items: center; }
 .readout {
   margin: 10px 0 0;
   min-height: 2.9em;

@@ -469,9 +469,9 @@ export class GateLabFigure extends ElementBase {
     return exportName(this.localName, this.state);
   }
 
-  async downloadPNG() {
+  async downloadPNG(filename = `${this.exportName()}.png`) {
     try {
-      download(await this.toPNG(), `${this.exportName()}.png`, this.#shadow);
+      download(await this.toPNG(), filename, this.#shadow);
     } catch (error) {
       this.showError(error);
     }

@@ -1,13 +1,15 @@
 // The Share / Embed dialog every figure has (its "Share" button sits with the export buttons): a
 // modal <dialog> in the figure's shadow root with the permalink, the script snippet, the iframe
-// snippet and the poster for the figure's current state (share-links.js). Keyboard and screen
+// snippet and the poster for the figure's current state (share-links.js; a state without a
+// prebuilt poster says the picture is to be downloaded, here, and uploaded). Keyboard and screen
 // reader: a native modal dialog named by its heading; focus moves to the first field on open,
 // Tab stays inside, Escape or "Close" closes it and focus returns to the Share button; each
 // field is a labelled read-only text area with a Copy button whose result is said politely.
 import { createButton } from './controls.js';
-import { shareLinks } from './share-links.js';
+import { pinnedSite, posterIndex, shareLinks } from './share-links.js';
 
 let nextId = 1;
+const POSTER_HINT = 'For Medium and Substack: the picture linked to the live figure.';
 
 function node(tag, props = {}, ...children) {
   const element = document.createElement(tag);
@@ -82,18 +84,24 @@ function buildDialog(root, { figure, version, button }) {
 
   const openLink = node('a', { className: 'share-open', target: '_blank', rel: 'noopener', textContent: 'Open' });
   const posterLink = node('a', { className: 'share-open', target: '_blank', rel: 'noopener', textContent: 'Open the poster' });
-  const download = createButton({ text: 'Download the picture', title: 'Download this state of the figure as an image', part: 'button share-png', onClick: () => figure.downloadPNG() });
+  let posterFile;  // the file name the Poster field's snippet expects
+  const download = createButton({ text: 'Download the poster',
+    title: 'Download this state of the figure as a PNG image',
+    part: 'button share-png', onClick: () => figure.downloadPNG(posterFile) });
   const close = createButton({ text: 'Close', part: 'button share-close', onClick: () => dialog.close() });
   dialog.append(heading, intro,
     field('permalink', 'Permalink', 'A link that opens this figure in this state.', { rows: 2, extra: [openLink] }),
     field('script', 'Script snippet', 'For pages that take HTML with scripts (your site, Hugo, Jekyll, Astro, Ghost).', { rows: 5 }),
     field('iframe', 'Iframe snippet', 'For hosts that take only iframes (WordPress, Notion): it sizes itself with the optional script line.', { rows: 4 }),
-    field('poster', 'Poster', 'For Medium and Substack: the picture linked to the live figure.', { rows: 3, extra: [posterLink, download] }),
+    field('poster', 'Poster', POSTER_HINT, { rows: 4, extra: [posterLink, download] }),
     status, node('div', { className: 'share-footer' }, close));
   root.append(dialog);
+  const posterHint = dialog.querySelector(`[id="${id}-poster-hint"]`);
 
   const open = async () => {
-    const links = shareLinks(figure, await version());
+    const v = await version();
+    const links = shareLinks(figure, v, { index: await posterIndex(pinnedSite(v)) });
+    posterFile = links.posterFile;
     fields.permalink.value = links.permalink;
     fields.script.value = links.script;
     fields.iframe.value = links.iframe;
@@ -101,8 +109,9 @@ function buildDialog(root, { figure, version, button }) {
     openLink.href = links.permalink;
     posterLink.hidden = !links.posterUrl;
     if (links.posterUrl) posterLink.href = links.posterUrl;
-    intro.textContent = `Pinned to gatelab@${links.version}: the links keep showing this state when the library moves on.`
-      + (links.posterUrl ? '' : ' This state has no prebuilt poster: download the picture and upload it with your post.');
+    intro.textContent = `Pinned to gatelab@${links.version}: `
+      + 'the links keep showing this state when the library moves on.';
+    posterHint.textContent = `${POSTER_HINT} ${links.posterNote ?? 'It is hosted on the GateLab site.'}`;
     status.textContent = '';
     button.setAttribute('aria-expanded', 'true');
     dialog.showModal();

@@ -174,6 +174,8 @@ export declare class GateLabLm extends GateLabFigure<LmState> {
   steps: number;
   temperature: number;
   paused: boolean;
+  /** The chosen models' names as readers know them (lab.layerLabel), in the order of `models`. */
+  readonly modelLabels: string[];
   /** Everything computed so far (a fresh object each read), or null before the sessions start. */
   readonly results: {
     settings: object; state: LmState; steps: number; stepsDone: number; finished: boolean; resumedAt: number; workers: number;

@@ -148,7 +148,8 @@ export interface GpRmse {
 /**
  * <gatelab-gp>: in-context GP regression (docs/MATH.md §B7): four CEM transformers with T = 1, 2, 4
  * and 8 recursive steps per layer train in the worker; their predictions beside the exact GP
- * posterior. Fires `trained` when the steps are done. Its properties are GpState's entries.
+ * posterior. Fires `step` ({ stepsDone, steps, finished }) after each training chunk and `trained` when
+ * the steps are done. Its properties are GpState's entries.
  */
 export declare class GateLabGp extends GateLabFigure<GpState> {
   /** The latest numbers (a copy; rmse at evalSteps), or null before the first models exist. */

@@ -13,11 +13,12 @@
 import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createButton, createCheckbox, createRange, createReseedButton, createSelect, setSelectOptions } from '../base/controls.js';
 import { sharedRunner } from '../runner/lab-runner.js';
+import { gpPreview } from '../runner/gp-tasks.js';
 import { runTracked } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
 import { extent } from '../plot/axes.js';
 import { drawChart } from '../plot/chart.js';
-import { parseColor } from '../base/theme.js';
+import { palette } from '../base/figure-extras.js';
 
 export const GP_DEPTHS = [1, 2, 4, 8];
 // The η menu (an `eta` attribute off it is added to the menu) and the T′ menu, 0 = as trained.
@@ -55,17 +56,19 @@ function etaReadout({ eta, learnEta }, models) {
     + models.map((m) => `T = ${m.steps} ${slot(m, 0)} / ${slot(m, 1)}`).join(', ');
 }
 
-/** The colour of depth index i: from accent-2 (T = 1) to accent (T = 8). */
+/**
+ * The colour of depth index i: accent-2 (T = 1) … accent (T = 8), the categorical palette's
+ * colours between. A ramp from one accent to the other made T = 4 and T = 8 look alike.
+ */
 function depthColor(theme, i) {
-  const a = parseColor(theme.accent2) ?? [37, 99, 235];
-  const b = parseColor(theme.accent) ?? [194, 65, 12];
-  const t = i / (GP_DEPTHS.length - 1);
-  return `rgb(${[0, 1, 2].map((k) => Math.round(a[k] + t * (b[k] - a[k]))).join(', ')})`;
+  const [accent, accent2, ...others] = palette(theme, GP_DEPTHS.length);
+  return [accent2, ...others, accent][i];
 }
 
 export class GateLabGp extends GateLabFigure {
   static description = 'In-context GP regression: CEM transformers with T = 1, 2, 4, 8 trained live against the exact posterior.';
-  static events = { trained: 'The training steps are done: detail { results, state }.' };
+  static events = { step: 'Training progressed: detail { stepsDone, steps, finished }.',
+    trained: 'The training steps are done: detail { results, state }.' };
   static styles = STYLES;
   static schema = {
     seed: { type: 'integer', default: 1, min: 0, max: 4294967295 },
@@ -83,7 +86,9 @@ export class GateLabGp extends GateLabFigure {
   };
 
   #controls = null;
-  // { id, abort, display, baselines, models: [{ steps, parameters, losses: number[], evalSteps, stamp, prediction, … }] }
+  // { id, abort, display, baselines,
+  //   models: [{ steps, parameters, losses: number[], evalSteps, stamp, prediction, … }] };
+  // display and baselines come from the exact GP at once (gpPreview), models once the worker has built them.
   #run = null;
   #training = false;
   #suspended = false; // out of the page: the training loop stops after its chunk
@@ -138,13 +143,17 @@ export class GateLabGp extends GateLabFigure {
     c.learnEta.input.checked = this.state.learnEta;
     c.lengthScale.set(this.state.lengthScale);
     c.noise.set(this.state.noise);
-    c.pause.textContent = this.state.paused ? 'Resume' : 'Pause';
-    c.pause.setAttribute('aria-pressed', String(this.state.paused));
+    // Done training: nothing to pause (raising train-steps trains on and brings the button back).
+    const finished = this.#finished();
+    c.pause.textContent = finished ? 'Finished' : this.state.paused ? 'Resume' : 'Pause';
+    c.pause.disabled = finished;
+    c.pause.setAttribute('aria-pressed', String(this.state.paused && !finished));
     c.restart.title = `Seed ${this.state.seed}: new initial weights and training data`;
   }
 
+  /** Draws the data and the exact posterior at once; the models build and train behind it (settled() waits). */
   async start() {
-    await this.#restart();
+    this.#restart();
   }
 
   update(changed) {
@@ -180,6 +189,12 @@ export class GateLabGp extends GateLabFigure {
       hidden: 32, eta, learnEta, batch: 8, lr: 0.003, warmup: 20, seed };
   }
 
+  /** True when every model has its trainSteps (or diverged). */
+  #finished() {
+    const models = this.#run?.models;
+    return !!models && models.every((m) => m.stepsDone >= this.state.trainSteps || m.diverged);
+  }
+
   #stop() {
     const run = this.#run;
     if (!run) return;
@@ -190,16 +205,27 @@ export class GateLabGp extends GateLabFigure {
 
   #restart() {
     this.#stop();
-    const run = { id: `gp-${nextId++}`, abort: new AbortController() };
+    const data = { options: this.#options(), sequenceSeed: this.state.sequence,
+      evalSeed: (this.state.seed + 7919) >>> 0, evalCount: EVAL_COUNT };
+    // The sequence, its posterior and the baselines are exact GP algebra: drawn now, on the page.
+    const { display, baselines } = gpPreview(this.lab.gp, data);
+    const run = { id: `gp-${nextId++}`, abort: new AbortController(), display, baselines };
     this.#run = run;
+    this.syncControls();
+    this.requestDraw();
     return runTracked(this, async () => {
-      this.announce('Creating the models…', { busy: true });
-      const r = await sharedRunner().run('gpStart', { id: run.id, options: this.#options(), depths: GP_DEPTHS,
-        sequenceSeed: this.state.sequence, evalSeed: (this.state.seed + 7919) >>> 0, evalCount: EVAL_COUNT,
-        evalSteps: this.state.evalSteps }, { signal: run.abort.signal });
+      const creating = (f) => this.announce(
+        `Creating the models (T = ${GP_DEPTHS.join(', ')})… ${Math.round(100 * f)} %`, { busy: true });
+      creating(0);
+      const r = await sharedRunner().run('gpStart',
+        { id: run.id, ...data, depths: GP_DEPTHS, evalSteps: this.state.evalSteps },
+        { signal: run.abort.signal, onProgress: creating });
       if (this.#run !== run) return;
       Object.assign(run, r, { models: r.models.map((m) => ({ ...m, losses: Array.from(m.losses) })) });
-      if (run.models[0].evalSteps !== this.state.evalSteps) this.#evaluate();  // changed while starting
+      this.syncControls();
+      // Changed while starting:
+      if (run.models[0].evalSteps !== this.state.evalSteps) this.#evaluate();
+      if (run.display.seed !== this.state.sequence) this.#newSequence();
       this.requestDraw();
       await this.#train();
     });
@@ -213,6 +239,7 @@ export class GateLabGp extends GateLabFigure {
       return;
     }
     this.#training = true;
+    this.syncControls();
     await runTracked(this, async () => {
       while (this.#run === run && !this.state.paused && !this.#suspended && run.models.some((m) => m.stepsDone < this.state.trainSteps && !m.diverged)) {
         const until = this.state.trainSteps;
@@ -228,12 +255,22 @@ export class GateLabGp extends GateLabFigure {
         });
         this.announce(this.#summary(), { busy: true });
         this.requestDraw();
+        this.#step(run);
       }
       if (this.#run === run && !this.#suspended) {
         this.announce(this.#summary());
         this.dispatchEvent(new CustomEvent('trained', { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
       }
-    }, { onEnd: () => (this.#training = false) });
+    }, { onEnd: () => {
+      this.#training = false;
+      this.syncControls();
+    } });
+  }
+
+  #step(run) {
+    const stepsDone = Math.min(...run.models.map((m) => m.stepsDone));
+    this.dispatchEvent(new CustomEvent('step', { bubbles: true,
+      detail: { stepsDone, steps: this.state.trainSteps, finished: this.#finished() } }));
   }
 
   /** Re-evaluates the trained models at evalSteps (test-time recursion); training goes on as it was. */
@@ -284,16 +321,18 @@ export class GateLabGp extends GateLabFigure {
 
   draw() {
     const run = this.#run;
-    if (!run?.models) return;
+    if (!run) return;
+    const models = run.models ?? [];  // none yet: the data, the posterior and the baselines alone
     const [predCanvas, rmseCanvas, lossCanvas] = this.shadowRoot.querySelectorAll('canvas');
     const theme = this.theme;
     const n = this.state.length;
     const positions = Float32Array.from({ length: n }, (_, t) => t);
     const hi = GP_DEPTHS.indexOf(Number(this.state.highlight));
-    const styled = (i, extra) => ({ color: depthColor(theme, i), width: i === hi ? 3 : 1.5, alpha: i === hi ? 1 : 0.55, ...extra });
-    const at = run.models[0].evalSteps;
-    const legend = run.models.map((m, i) => ({ label: at ? `T = ${m.steps} → ${at}` : `T = ${m.steps}`, color: depthColor(theme, i),
-      width: i === hi ? 3 : 1.5 }));
+    const styled = (i, extra) => ({ color: depthColor(theme, i), width: i === hi ? 3 : 1.5, alpha: i === hi ? 1 : 0.8,
+      ...extra });
+    const at = models[0]?.evalSteps ?? 0;
+    const legend = models.map((m, i) => ({ label: at ? `T = ${m.steps} → ${at}` : `T = ${m.steps}`,
+      color: depthColor(theme, i), width: i === hi ? 3 : 1.5 }));
     const atTitle = at ? `, evaluated at T′ = ${at}` : '';
     {
       const { ctx, width, height } = this.beginCanvas(predCanvas);
@@ -302,13 +341,13 @@ export class GateLabGp extends GateLabFigure {
       const lo = Float32Array.from(d.mean, (m, t) => m - 2 * sd[t]);
       const up = Float32Array.from(d.mean, (m, t) => m + 2 * sd[t]);
       drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
-        xDomain: [-0.5, n - 0.5], yDomain: extent([lo, up, d.y, ...run.models.map((m) => m.prediction)]), theme,
+        xDomain: [-0.5, n - 0.5], yDomain: extent([lo, up, d.y, ...models.map((m) => m.prediction)]), theme,
         fontSize: this.fontSizeFor(width), xLabel: 'position t (the model has seen the pairs before t)', yLabel: 'y',
         title: `Held-out sequence ${d.seed}: predictions of y_t${atTitle}`,
         bands: [{ x: positions, lo, hi: up, color: theme.muted, alpha: 0.2 }],
         series: [{ x: positions, y: d.mean, color: theme.fg, width: 1.5, dash: [5, 4] },
           { x: positions, y: d.contextMean, color: theme.muted, width: 1.2, dash: [2, 3] },
-          ...run.models.map((m, i) => ({ x: positions, y: m.prediction, ...styled(i) }))],
+          ...models.map((m, i) => ({ x: positions, y: m.prediction, ...styled(i) }))],
         dots: Array.from(d.y, (y, t) => ({ x: t, y, color: theme.fg, r: 3.5 })),
         legend: [{ label: 'true y_t', color: theme.fg, fill: true }, { label: 'GP posterior ± 2 sd', color: theme.fg, dash: [5, 4] },
           { label: 'context mean', color: theme.muted, dash: [2, 3] }, ...legend],
@@ -319,11 +358,11 @@ export class GateLabGp extends GateLabFigure {
       const b = run.baselines;
       drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         xDomain: [-0.5, n - 0.5], yDomain: extent([b.posterior.byPosition, b.contextMean.byPosition,
-          ...run.models.map((m) => m.rmseByPosition)], { include: [0] }),
+          ...models.map((m) => m.rmseByPosition)], { include: [0] }),
         theme, fontSize: this.fontSizeFor(width), xLabel: 'context length t', title: `Held-out RMSE (${EVAL_COUNT} sequences)${atTitle}`,
         series: [{ x: positions, y: b.posterior.byPosition, color: theme.fg, width: 1.5, dash: [5, 4] },
           { x: positions, y: b.contextMean.byPosition, color: theme.muted, width: 1.2, dash: [2, 3] },
-          ...run.models.map((m, i) => ({ x: positions, y: m.rmseByPosition, ...styled(i) }))],
+          ...models.map((m, i) => ({ x: positions, y: m.rmseByPosition, ...styled(i) }))],
         legend: [{ label: 'GP posterior', color: theme.fg, dash: [5, 4] }, { label: 'context mean', color: theme.muted, dash: [2, 3] }],
       });
     }
@@ -336,13 +375,13 @@ export class GateLabGp extends GateLabFigure {
         for (let k = from; k <= i; k++) s += v[k];
         return s / (i - from + 1);
       });
-      const curves = run.models.map((m) => smooth(m.losses));
+      const curves = models.map((m) => smooth(m.losses));
       const steps = Math.max(1, ...curves.map((c) => c.length));
       drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         xDomain: [0, Math.max(steps, this.state.trainSteps)], yDomain: extent(curves, { include: [0] }), theme,
         fontSize: this.fontSizeFor(width), xLabel: 'step', title: 'Training MSE (10-step mean)',
         series: curves.map((c, i) => ({ x: Float32Array.from(c, (_, k) => k + 1), y: c, ...styled(i) })),
-        legend: legend.map((l, i) => ({ ...l, label: `T = ${run.models[i].steps}` })),  // training runs at the trained T
+        legend: legend.map((l, i) => ({ ...l, label: `T = ${models[i].steps}` })),  // training runs at the trained T
       });
     }
   }

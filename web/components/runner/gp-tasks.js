@@ -45,15 +45,29 @@ function modelState(session, fromStep, display, evalSet) {
     diverged: session.model.diverged, losses: losses.slice(fromStep), ...evaluation(session.model, display, evalSet) };
 }
 
+/**
+ * What the figure draws before any model exists, from the exact GP alone (milliseconds, no
+ * training; the page computes it itself while the worker builds the models): the shown sequence
+ * (sequenceSeed) with its posterior, and the baselines' RMSE on `evalCount` held-out sequences.
+ */
+export function gpPreview(api, { options, sequenceSeed, evalSeed, evalCount }) {
+  const evalSet = api.sample(options, evalSeed, evalCount);
+  const post = evalSet.map((s) => api.posterior(options, s));
+  const baselines = { posterior: rmseByPosition(post.map((p) => p.mean), evalSet),
+    contextMean: rmseByPosition(post.map((p) => p.contextMean), evalSet) };
+  return { display: shown(api, options, sequenceSeed), evalSet, baselines };
+}
+
 export const gpTasks = {
   /**
-   * Starts a figure session: one model per T in `depths`, the shown sequence (sequenceSeed)
-   * with its posterior, and `evalCount` held-out sequences with the baselines' RMSE.
+   * Starts a figure session: one model per T in `depths`, beside gpPreview's sequence and
+   * baselines.
    */
   *gpStart(lab, { id, options, depths, sequenceSeed, evalSeed, evalCount, evalSteps = 0 }) {
     gpTasks.gpStop(lab, { id }).next();
     const api = lab.gp;
-    const session = { models: [], options, display: shown(api, options, sequenceSeed), evalSet: api.sample(options, evalSeed, evalCount) };
+    const { display, evalSet, baselines } = gpPreview(api, { options, sequenceSeed, evalSeed, evalCount });
+    const session = { models: [], options, display, evalSet };
     sessions.set(id, session);
     try {
       for (const steps of depths) {
@@ -69,9 +83,6 @@ export const gpTasks = {
         for (const m of session.models) if (!m.model.disposed) m.model.dispose();
       }
     }
-    const post = session.evalSet.map((s) => api.posterior(options, s));
-    const baselines = { posterior: rmseByPosition(post.map((p) => p.mean), session.evalSet),
-      contextMean: rmseByPosition(post.map((p) => p.contextMean), session.evalSet) };
     return { display: session.display, baselines, models: session.models.map((m) => modelState(m, 0, session.display, session.evalSet)) };
   },
 

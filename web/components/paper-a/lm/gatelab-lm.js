@@ -20,7 +20,7 @@ import { addJsonExport, palette } from '../../base/figure-extras.js';
 import { readTheme } from '../../base/theme.js';
 import { RunnerPool, poolSize } from '../../runner/lm-pool.js';
 import { LM_TEXT_URL } from './lm-text-url.js';
-import { LM_SCHEMA, SETTINGS, normalizeLmState, stateKey } from './lm-schema.js';
+import { LM_SCHEMA, SETTINGS, modelsOf, normalizeLmState, stateKey } from './lm-schema.js';
 import { LmTraining } from './lm-training.js';
 import { buildLmControls, syncLmControls } from './lm-controls.js';
 import { buildSamples, buildTable, summaryText } from './lm-report.js';
@@ -78,6 +78,15 @@ export class GateLabLm extends GateLabFigure {
   /** Every run's curve, diagnostics and sample, the settings, the standings and the throughput (null before the start). */
   get results() {
     return lmResults(this.#training, this.state, this.lab);
+  }
+
+  /**
+   * The chosen models as readers know them ("SwiGLU", "symgated (SiLU)", "MLP (GELU)"), from the
+   * library's lab.layerLabel once it has loaded (before: the generated preset's labels, the same
+   * C++ table), so a page's caption can name what is training.
+   */
+  get modelLabels() {
+    return modelsOf(this.state).map((variant) => (this.lab ? this.lab.layerLabel(variant) : variant.label));
   }
 
   build({ plots, controls, exportGroup }) {

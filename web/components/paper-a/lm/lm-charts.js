@@ -6,6 +6,11 @@ import { extent } from '../../plot/axes.js';
 import { drawChart } from '../../plot/chart.js';
 import { modelCurve, modelsOf } from './lm-report.js';
 
+// The models' curves often lie on top of each other (they differ by a few hundredths of a nat):
+// each model also has its own dash, so one drawn over another still shows through its gaps.
+const DASHES = [[], [9, 4], [2, 3], [9, 3, 2, 3]];
+const dashOf = (i) => DASHES[i % DASHES.length];
+
 /** Model i's antisymmetric share at the steps every seed has reached, mean over blocks and seeds. */
 function shareCurve(training, i, lab) {
   const runs = training.runs.filter((r) => r.model === i);
@@ -46,8 +51,9 @@ export function drawLossChart(figure, canvas, { training, colors, steps, notice 
     bands: seeds > 1 ? curves.map((c, i) => ({ x: c.steps, lo: c.lo, hi: c.hi, color: colors[i], alpha: 0.16 })) : [],
     series: [
       ...(Number.isFinite(unigram) ? [{ x: [0, steps], y: [unigram, unigram], color: theme.muted, width: 1.2, dash: [5, 4] }] : []),
-      ...curves.map((c, i) => ({ x: c.steps, y: c.mean, color: colors[i], width: 2.2, dots: c.steps.length === 1 }))],
-    legend: [...models.map((m, i) => ({ label: m.variant.label, color: colors[i], width: 3 })),
+      ...curves.map((c, i) => ({ x: c.steps, y: c.mean, color: colors[i], width: 2.2, dash: dashOf(i),
+        dots: c.steps.length === 1 }))],
+    legend: [...models.map((m, i) => ({ label: m.variant.label, color: colors[i], width: 3, dash: dashOf(i) })),
       ...(Number.isFinite(unigram) ? [{ label: 'unigram', color: theme.muted, dash: [5, 4], width: 1.2 }] : [])],
   });
   if (!curves.some((c) => c.steps.length)) drawWaiting(ctx, theme, notice || 'Training…', width, height, fontSize);
@@ -64,8 +70,9 @@ export function drawShareChart(figure, canvas, { training, colors, steps }) {
   drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
     xDomain: [0, steps], yDomain: extent(shown.map((e) => e.c.y), { include: [0, 0.5] }), theme, fontSize,
     xLabel: 'step', title: 'Antisymmetric share of the gated MLPs',
-    series: shown.map(({ i, c }) => ({ x: c.x, y: c.y, color: colors[i], width: 2, dots: c.x.length === 1 })),
-    legend: shown.map(({ m, i }) => ({ label: m.variant.label, color: colors[i], width: 3 })),
+    series: shown.map(({ i, c }) => ({ x: c.x, y: c.y, color: colors[i], width: 2, dash: dashOf(i),
+      dots: c.x.length === 1 })),
+    legend: shown.map(({ m, i }) => ({ label: m.variant.label, color: colors[i], width: 3, dash: dashOf(i) })),
   });
   if (!shown.some((e) => e.c.x.length)) {
     drawWaiting(ctx, theme, models.length && !shown.length ? 'No gated model: nothing to show' : 'Training…', width, height, fontSize);

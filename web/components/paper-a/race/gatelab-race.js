@@ -71,6 +71,10 @@ export class GateLabRace extends GateLabFigure {
     this.#table = document.createElement('div');
     this.#table.className = 'results';
     this.#table.setAttribute('part', 'table');
+    // A scroll region on a phone: focusable, so the keyboard can scroll it.
+    this.#table.tabIndex = 0;
+    this.#table.setAttribute('role', 'region');
+    this.#table.setAttribute('aria-label', 'Race results per model');
     plots.after(this.#editorText, this.#table);
     this.#editor = attachPointEditor(data, {
       extent: EXTENT,

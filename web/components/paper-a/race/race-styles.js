@@ -27,6 +27,7 @@ canvas.data:focus-visible { outline-offset: 0; }
 .paste textarea { font: 0.9em ui-monospace, monospace; color: var(--gl-fg); background: var(--gl-bg);
   border: 1px solid var(--gl-muted); border-radius: 6px; width: 100%; min-width: 0; resize: vertical; }
 .results { overflow-x: auto; margin-top: 10px; }
+.results:focus-visible { outline: 2px solid var(--gl-accent); outline-offset: 2px; }
 .results table { border-collapse: collapse; width: 100%; font-size: 0.9em; font-variant-numeric: tabular-nums; }
 .results th, .results td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--gl-grid); white-space: nowrap; }
 .results .swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; margin-right: 6px; vertical-align: -0.05em; }
