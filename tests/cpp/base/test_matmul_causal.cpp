@@ -20,7 +20,7 @@ namespace {
 struct Shape {
   int count, n, dh;
 };
-const Shape kShapes[] = {{1, 1, 1}, {3, 5, 3},  {2, 7, 16}, {4, 64, 16}, {2, 33, 20},
+const Shape kShapes[] = {{1, 1, 1},  {3, 5, 3},  {2, 7, 16}, {4, 64, 16}, {2, 33, 20},
                          {1, 17, 9}, {2, 40, 8}, {3, 9, 33}, {1, 100, 5}};
 
 std::vector<float> random_floats(gatelab::Pcg32& rng, std::size_t count) {
