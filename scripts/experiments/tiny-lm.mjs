@@ -1,10 +1,13 @@
-// `npm run experiment -- tiny-lm [--quick] [--threads K] [--out DIR] [--text FILE]`
+// `npm run experiment -- tiny-lm [--quick] [--threads K] [--out DIR] [--text FILE] [--eta X] [study flags]`
 //   Paper B's weight tying on text (docs/EXPERIMENTS.md): Llama-style blocks against tied CEM
 //   blocks at T = 1 and 2, at equal width and at about equal parameters, on the State of the
 //   Union corpus of data/lm/. A learning rate per model from the sweep on the dev split, then
 //   4 seeds scored on validation; every comparison paired by seed with a 95 % t-interval from
-//   lab.stats. Writes tiny-lm.json, .svg, .md (quick runs tiny-lm-quick.*) to build/experiments/
-//   or --out; `--plan sweep|main --jobs-dir DIR` and `--merge DIR` spread the jobs (lm-cli.mjs).
+//   lab.stats. --eta sets the CEM step size η (default 1/4), --variants a subset (e.g.
+//   cem-t1-d64,cem-t2-d64; every study flag: lm-study.mjs). Writes tiny-lm.json, .svg, .md
+//   (quick runs tiny-lm-quick.*) to build/experiments/ or --out; `--plan sweep|main --jobs-dir
+//   DIR` and `--merge DIR` spread the jobs, `--from FILE` re-analyses a written run and writes
+//   its report (lm-cli.mjs).
 import { lmMain, runLmExperiment } from './lm-cli.mjs';
 import { legend, PALETTE, panel, svgDocument } from './svg-plot.mjs';
 
@@ -53,6 +56,8 @@ export function analyse(results, stats) {
 }
 
 const f4 = (v) => (Number.isFinite(v) ? v.toFixed(4) : 'n/a');
+const sweepText = (s) => ((s.sweepSeeds ?? 1) > 1
+  ? `mean over sweep seeds ${s.sweepSeed}–${s.sweepSeed + s.sweepSeeds - 1}` : 'sweep seed');
 const signed = (v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(4)}` : 'n/a');
 
 export function report(a, results) {
@@ -80,7 +85,7 @@ export function report(a, results) {
   const samples = a.models.map((m) => `- **${m.label}**: ${JSON.stringify((m.samples[0] ?? '').slice(0, 120))}`);
   return [`## tiny-lm: ${c ? `${c.trainChars} train / ${c.devChars} dev / ${c.validationChars} validation characters, vocabulary ${c.vocabulary}; ` : ''}`
     + `context ${s.context}, ${s.layers} blocks, ${s.heads} heads, η = ${s.eta}; ${s.steps} steps × ${s.batch} windows; ${s.seeds} seeds`, '',
-  ...main, '', '### Learning rates (dev split, sweep seed)', '', ...rates, '', '### Paired by seed', '', ...claims, '',
+  ...main, '', `### Learning rates (dev split, ${sweepText(s)})`, '', ...rates, '', '### Paired by seed', '', ...claims, '',
   '### Samples (seed 1, temperature 0.8)', '', ...samples, ''].join('\n');
 }
 
