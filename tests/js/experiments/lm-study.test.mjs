@@ -148,6 +148,7 @@ test('tiny-lm: the step size and a subset are flags (the rerun of T = 1 and T = 
   assert.ok(results.main.every((j) => j.steps === 20));
   assert.match(markdown, /η = 0\.0625/);
   assert.deepEqual(analysis.claims.map((c) => c.a), ['cem-t2-d16'], 'the one comparison both variants make');
+  assert.equal(analysis.claims[0].holm, analysis.claims[0].diff.p, 'a family of one: Holm p = p');
 });
 
 test('mistakes exit with 2 and name the flag, before anything runs', () => {
