@@ -21,7 +21,10 @@ const PAPER_B = { 'gp-recursion': './experiments/gp-recursion.mjs', 'tiny-lm': '
   'mlp-lm': './experiments/mlp-lm.mjs', 'gp-descent': './experiments/gp-descent.mjs' };
 if (Object.hasOwn(PAPER_B, process.argv[2])) {
   const { main } = await import(PAPER_B[process.argv[2]]);
-  process.exit(await main(process.argv.slice(3)).catch((e) => (console.error(`experiment: ${e.message}`), 1)));
+  // A command-line mistake (e.exitCode 2, e.g. a bad flag of mlp-lm) exits with 2, anything else with 1.
+  const code = await main(process.argv.slice(3))
+    .catch((e) => (console.error(`experiment: ${e.message}`), e.exitCode ?? 1));
+  process.exit(code);
 }
 
 const BUILTIN = ['circle', 'xor', 'gaussians', 'spiral', 'checkerboard', 'teacher'];

@@ -8,14 +8,18 @@
 //   lm-figure the <gatelab-lm> figure's model, schedule, evaluation and MLP menu: the one place
 //            its defaults live (web/components/paper-a/lm/lm-preset.js is generated from it), so
 //            `lm-job --experiment lm-figure` reproduces the figure's curves bit for bit.
+// A study changes an experiment from the command line (LmStudy: width, depth, heads, batch,
+// context, steps, seeds, sweep seeds, η, a subset of the variants, rate grids), so a new study
+// is a command rather than a code change; every job's JSON records the settings it ran with.
 // The unit of work is one job: (variant, phase, seed, learning rate) → one JSON object.
-// Phases: "sweep" (the learning-rate sweep, scored on the dev split, its own seed), "main"
-// (scored on validation) and "long" (the headline variants at the longer horizon, validation). Jobs are deterministic and
-// independent, so a runner may spread them over threads or machines and get the same numbers
-// (scripts/experiments/lm-jobs.mjs plans, runs and merges them).
+// Phases: "sweep" (the learning-rate sweep, scored on the dev split, its own seeds), "main"
+// (scored on validation) and "long" (the headline variants at the longer horizon, validation).
+// Jobs are deterministic and independent, so a runner may spread them over threads or machines
+// and get the same numbers (scripts/experiments/lm-jobs.mjs plans, runs and merges them).
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gatelab/cem/common.hpp"
@@ -42,7 +46,10 @@ struct LmVariant {
   int steps = 1;
   CemDiagonal diagonal = CemDiagonal::shared;
   OptimizerKind optimizer = OptimizerKind::adamw;
-  std::vector<float> learning_rates;  // the sweep grid (at least 3 values)
+  std::vector<float> learning_rates;  // the sweep grid (3 values unless a study says otherwise)
+  // false: left out by a study's --variants, kept only as the reference of the initial MLP output
+  // RMS (§A20); no job runs it and the table does not list it.
+  bool listed = true;
 };
 
 struct LmExperimentSettings {
@@ -62,12 +69,37 @@ struct LmExperimentSettings {
   int diagnostic_windows = 16;
   int sample_chars = 200;
   int seeds = 5, sweep_seed = 101;         // reported seeds are 1…seeds; the sweep uses its own
+  int sweep_seeds = 1;                     // the sweep runs seeds sweep_seed … sweep_seed + sweep_seeds − 1
   std::string reference;                   // mlp-lm: its initial MLP output RMS is every variant's
   std::vector<std::string> long_variants;  // the headline variants of the long phase
+  std::vector<std::string> study_args;     // the study's flags (LmStudy::args), recorded by every job
 };
+
+// The command line's changes to an experiment (0 or empty: the experiment's own value).
+struct LmStudy {
+  int d = 0, layers = 0, heads = 0, context = 0, batch = 0, steps = 0, seeds = 0, sweep_seeds = 0;
+  float eta = 0.0f;
+  std::vector<std::string> variants;  // a subset of the table by name (the table's order is kept)
+  std::vector<float> rates;           // every listed variant's rate grid
+  std::vector<std::pair<std::string, std::vector<float>>> variant_rates;  // one variant's grid
+  std::vector<std::string> args;  // the flags as given, in the canonical order of lm_parse_study
+};
+
+// The study of the flags (name without "--", value) in the order given: --d, --layers, --heads,
+// --context, --batch, --steps, --seeds, --sweep-seeds (positive integers), --eta (a positive
+// number), --variants a,b,c, and --rates, once as a list for every variant ("0.002,0.004") and
+// once per variant as name=list ("swiglu=0.002,0.004,0.008"); other flags are skipped. "" when
+// fine, else an error naming the flag.
+std::string lm_parse_study(const std::vector<std::pair<std::string, std::string>>& flags, LmStudy& study);
+bool lm_is_study_flag(const std::string& name);
 
 // The settings and variants of an experiment ("mlp-lm", "tiny-lm" or "lm-figure"); "" when it exists.
 std::string lm_experiment(const std::string& name, bool quick, LmExperimentSettings& settings,
+                          std::vector<LmVariant>& variants);
+// The same with a study applied: --d scales the MLP budget with d² (equal MLP parameters at the
+// new width, docs/MATH.md §A20), --steps sets the sweep's steps to the same and the long phase's
+// to twice. "" when fine, else an error naming the flag.
+std::string lm_experiment(const std::string& name, bool quick, const LmStudy& study, LmExperimentSettings& settings,
                           std::vector<LmVariant>& variants);
 std::string lm_variants_json(const LmExperimentSettings& settings, const std::vector<LmVariant>& variants);
 

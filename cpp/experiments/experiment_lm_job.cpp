@@ -61,9 +61,11 @@ std::vector<int> lm_curve_steps(const LmExperimentSettings& s, int steps) {
   return at;
 }
 
-std::string lm_variants_json(const LmExperimentSettings& s, const std::vector<LmVariant>& variants) {
-  JsonWriter j;
-  j.begin_object().key("settings").begin_object();
+namespace {
+
+// The settings object of the table and of every job.
+void write_settings(JsonWriter& j, const LmExperimentSettings& s) {
+  j.begin_object();
   j.field("experiment", s.experiment)
       .field("d", s.d)
       .field("layers", s.layers)
@@ -81,13 +83,24 @@ std::string lm_variants_json(const LmExperimentSettings& s, const std::vector<Lm
   j.field("curvePoints", s.curve_points)
       .field("evalEvery", s.eval_every)
       .field("diagnosticWindows", s.diagnostic_windows);
-  j.field("seeds", s.seeds).field("sweepSeed", s.sweep_seed).field("reference", s.reference);
+  j.field("seeds", s.seeds).field("sweepSeed", s.sweep_seed);
+  if (s.sweep_seeds > 1) j.field("sweepSeeds", s.sweep_seeds);  // only then: a one-seed table reads as before
+  j.field("reference", s.reference);
   j.field("eta", double(s.eta)).field("sampleChars", s.sample_chars);
   j.key("longVariants").begin_array();
   for (const auto& name : s.long_variants) j.value(name);
   j.end_array().end_object();
+}
+
+}  // namespace
+
+std::string lm_variants_json(const LmExperimentSettings& s, const std::vector<LmVariant>& variants) {
+  JsonWriter j;
+  j.begin_object().key("settings");
+  write_settings(j, s);
   j.key("variants").begin_array();
   for (const auto& v : variants) {
+    if (!v.listed) continue;
     j.begin_object().field("name", v.name).field("label", v.label).field("group", v.group);
     j.field("family", cem_family_name(v.family)).field("d", v.d > 0 ? v.d : s.d).field("steps", v.steps);
     j.field("diagonal", cem_diagonal_name(v.diagonal));
@@ -110,6 +123,7 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   const auto started = std::chrono::steady_clock::now();
   const LmVariant* v = find_variant(variants, job.variant);
   if (v == nullptr) return "unknown variant '" + job.variant + "'";
+  if (!v->listed) return "the variant '" + job.variant + "' is not among the study's --variants";
   const LmVariant* reference = s.reference.empty() ? nullptr : find_variant(variants, s.reference);
   if (!s.reference.empty() && reference == nullptr) return "the reference variant '" + s.reference + "' is missing";
   if (job.phase != "sweep" && job.phase != "main" && job.phase != "long") return "phase must be sweep, main or long";
@@ -182,6 +196,12 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
     }
   }
   j.field("sample", sample);
+  // The settings the job ran with, and the study's flags that made them (the merge checks them).
+  j.key("settings");
+  write_settings(j, s);
+  j.key("args").begin_array();
+  for (const auto& arg : s.study_args) j.value(arg);
+  j.end_array();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   j.key("timing").begin_object().field("seconds", seconds).end_object();
   j.end_object();

@@ -1,4 +1,5 @@
 // The settings and variant tables of the language-model experiments (experiment_lm.hpp).
+#include <algorithm>
 #include <cmath>
 
 #include "experiment_lm.hpp"
@@ -32,7 +33,7 @@ LmVariant slot(const LmExperimentSettings& s, std::string name, std::string grou
   return v;
 }
 
-void mlp_lm(bool quick, LmExperimentSettings& s, std::vector<LmVariant>& out) {
+void mlp_lm_settings(bool quick, LmExperimentSettings& s) {
   s.experiment = "mlp-lm";
   // A dev-split pilot of FFN-GELU against SwiGLU (5 seeds, rate 0.004) did not resolve the pair
   // at 2,000 steps (−0.020 [−0.042, +0.003]) and began to at 4,000 (+0.011 [−0.005, +0.027]):
@@ -44,6 +45,9 @@ void mlp_lm(bool quick, LmExperimentSettings& s, std::vector<LmVariant>& out) {
   }
   s.reference = "swiglu";
   s.long_variants = {"swiglu", "symgated-silu"};
+}
+
+void mlp_lm(bool quick, const LmExperimentSettings& s, std::vector<LmVariant>& out) {
   const auto momentum = OptimizerKind::momentum;
   if (quick) {
     out = {slot(s, "ffn-gelu", "main", K::mlp, A::gelu),
@@ -87,7 +91,7 @@ void mlp_lm(bool quick, LmExperimentSettings& s, std::vector<LmVariant>& out) {
 // and its MLP menu at one budget (gated m = 64, FFN d_ff = 96). The first three are its default
 // models; SwiGLU sets every variant's initial MLP output RMS, as in mlp-lm. One rate for all:
 // the figure illustrates, the mlp-lm experiment sweeps.
-void lm_figure(LmExperimentSettings& s, std::vector<LmVariant>& out) {
+void lm_figure_settings(LmExperimentSettings& s) {
   s.experiment = "lm-figure";
   s.d = 32;
   s.layers = 2;
@@ -107,6 +111,9 @@ void lm_figure(LmExperimentSettings& s, std::vector<LmVariant>& out) {
   s.seeds = 3;
   s.reference = "swiglu";
   s.long_variants = {};
+}
+
+void lm_figure(const LmExperimentSettings& s, std::vector<LmVariant>& out) {
   out = {
       slot(s, "swiglu", "figure", K::gated, A::silu),
       slot(s, "symgated-silu", "figure", K::gated, A::silu, 1, 1.0f),
@@ -143,11 +150,14 @@ LmVariant family(std::string name, CemFamily f, int steps, int d) {
   return v;
 }
 
-void tiny_lm(bool quick, LmExperimentSettings& s, std::vector<LmVariant>& out) {
+void tiny_lm_settings(bool quick, LmExperimentSettings& s) {
   s.experiment = "tiny-lm";
-  s.seeds = 4;
+  s.seeds = quick ? 2 : 4;
   s.weight_decay = 0.0f;
   s.long_variants = {};
+}
+
+void tiny_lm(bool quick, std::vector<LmVariant>& out) {
   if (quick) {
     out = {family("llama-d16", CemFamily::standard, 1, 16), family("cem-t1-d16", CemFamily::cem, 1, 16),
            family("cem-t2-d16", CemFamily::cem, 2, 16)};
@@ -179,25 +189,127 @@ void shrink_for_quick(LmExperimentSettings& s) {
   s.max_chars = 60000;
 }
 
-}  // namespace
-
-std::string lm_experiment(const std::string& name, bool quick, LmExperimentSettings& s, std::vector<LmVariant>& v) {
+// The experiment's own settings (after the quick shrink); "" or the unknown name's error.
+std::string experiment_settings(const std::string& name, bool quick, LmExperimentSettings& s) {
   s = {};
   if (name == "lm-figure") {
     if (quick) return "lm-figure has no --quick settings: it is the browser figure's own size";
-    lm_figure(s, v);
+    lm_figure_settings(s);
     return "";
   }
+  if (name != "mlp-lm" && name != "tiny-lm") return "unknown experiment '" + name + "' (mlp-lm, tiny-lm, lm-figure)";
   if (quick) shrink_for_quick(s);
-  if (name == "mlp-lm") {
-    mlp_lm(quick, s, v);
-  } else if (name == "tiny-lm") {
-    tiny_lm(quick, s, v);
-    if (quick) s.seeds = 2;
-  } else {
-    return "unknown experiment '" + name + "' (mlp-lm, tiny-lm, lm-figure)";
+  if (name == "mlp-lm") mlp_lm_settings(quick, s);
+  if (name == "tiny-lm") tiny_lm_settings(quick, s);
+  return "";
+}
+
+void experiment_variants(bool quick, const LmExperimentSettings& s, std::vector<LmVariant>& v) {
+  if (s.experiment == "lm-figure") lm_figure(s, v);
+  if (s.experiment == "mlp-lm") mlp_lm(quick, s, v);
+  if (s.experiment == "tiny-lm") tiny_lm(quick, v);
+}
+
+// The study's settings: every flag given replaces the experiment's value.
+std::string study_settings(const LmStudy& st, LmExperimentSettings& s) {
+  if (st.d > 0) {
+    if (s.experiment == "tiny-lm") return "--d: tiny-lm's models fix their own widths (llama-d64, cem-t2-d80, …)";
+    // The budget keeps its ratio to d² (24,576 = 6·64²; 3·d² in the quick settings): equal MLP
+    // parameters for every variant at the new width, with the same m/d and d_ff/d (§A20).
+    s.budget = static_cast<int>(static_cast<long long>(s.budget) * st.d * st.d / (static_cast<long long>(s.d) * s.d));
+    s.d = st.d;
+  }
+  if (st.layers > 0) s.layers = st.layers;
+  if (st.heads > 0) s.heads = st.heads;
+  if (st.context > 0) s.context = st.context;
+  if (st.batch > 0) s.batch = st.batch;
+  if (st.steps > 0) {  // the sweep at the runs' length; the long phase twice as long
+    s.steps = st.steps;
+    s.long_steps = 2 * st.steps;
+    s.sweep_steps = 0;
+    if (s.eval_every == 0 && s.steps < s.curve_points) {
+      return "--steps must be at least the curve's " + std::to_string(s.curve_points) + " points";
+    }
+  }
+  if (st.seeds > 0) s.seeds = st.seeds;
+  if (s.seeds >= s.sweep_seed) {
+    return "--seeds must be below " + std::to_string(s.sweep_seed) + " (the sweep's seeds start there)";
+  }
+  if (st.sweep_seeds > 0) s.sweep_seeds = st.sweep_seeds;
+  if (st.eta > 0) s.eta = st.eta;
+  s.study_args = st.args;
+  return "";
+}
+
+// The study's table: every width divisible by the heads, η only where a CEM layer uses it, the
+// subset of --variants (the reference stays, unlisted) and the rate grids.
+std::string study_table(const LmStudy& st, LmExperimentSettings& s, std::vector<LmVariant>& v) {
+  bool cem = false;
+  for (const LmVariant& x : v) {
+    const int d = x.d > 0 ? x.d : s.d;
+    if (d % s.heads != 0) {
+      return "--heads must divide the width (" + x.name + ": d = " + std::to_string(d) +
+             ", heads = " + std::to_string(s.heads) + ")";
+    }
+    cem = cem || x.family == CemFamily::cem;
+  }
+  if (st.eta > 0 && !cem) return "--eta: " + s.experiment + " has no CEM layer, so no step size η";
+  auto find = [&](const std::string& name) {
+    for (LmVariant& x : v) {
+      if (x.name == name) return &x;
+    }
+    return static_cast<LmVariant*>(nullptr);
+  };
+  auto names = [&] {
+    std::string all;
+    for (const LmVariant& x : v) {
+      if (x.listed) all += (all.empty() ? "" : ", ") + x.name;
+    }
+    return all;
+  };
+  if (!st.variants.empty()) {
+    for (const std::string& name : st.variants) {
+      if (find(name) == nullptr)
+        return "--variants: no variant '" + name + "' in " + s.experiment + " (" + names() + ")";
+    }
+    std::vector<LmVariant> kept;
+    for (LmVariant& x : v) {
+      x.listed = std::find(st.variants.begin(), st.variants.end(), x.name) != st.variants.end();
+      if (x.listed || x.name == s.reference) kept.push_back(x);
+    }
+    v = kept;
+    std::vector<std::string> long_variants;
+    for (const std::string& name : s.long_variants) {
+      if (const LmVariant* x = find(name); x != nullptr && x->listed) long_variants.push_back(name);
+    }
+    s.long_variants = long_variants;
+  }
+  if (!st.rates.empty()) {
+    for (LmVariant& x : v) x.learning_rates = st.rates;
+  }
+  for (const auto& [name, rates] : st.variant_rates) {
+    LmVariant* x = find(name);
+    if (x == nullptr || !x->listed) {
+      return "--rates: no variant '" + name + "' in the study (" + names() + ")";
+    }
+    x->learning_rates = rates;
   }
   return "";
+}
+
+}  // namespace
+
+std::string lm_experiment(const std::string& name, bool quick, LmExperimentSettings& s, std::vector<LmVariant>& v) {
+  return lm_experiment(name, quick, LmStudy{}, s, v);
+}
+
+std::string lm_experiment(const std::string& name, bool quick, const LmStudy& study, LmExperimentSettings& s,
+                          std::vector<LmVariant>& v) {
+  v.clear();
+  if (std::string e = experiment_settings(name, quick, s); !e.empty()) return e;
+  if (std::string e = study_settings(study, s); !e.empty()) return e;
+  experiment_variants(quick, s, v);
+  return study_table(study, s, v);
 }
 
 }  // namespace gatelab

@@ -1,7 +1,8 @@
 // gatelab_experiment: the native runner of the experiments.
 //   gatelab_experiment gp-recursion [--quick] [--seeds N] [--threads K] [--out FILE] [overrides]
 //   gatelab_experiment gp-descent --suite grid|diagonal …                                   (gp_descent_commands.cpp)
-//   gatelab_experiment lm-variants | lm-job | lm-jobs --experiment mlp-lm|tiny-lm|lm-figure …   (lm_commands.cpp)
+//   gatelab_experiment lm-variants | lm-job | lm-jobs | lm-time --experiment mlp-lm|tiny-lm|lm-figure …
+//                                                                                          (lm_commands.cpp)
 // Every (model, seed) job is independent and deterministic; K std::threads take jobs from a
 // shared counter, so the results do not depend on K or on scheduling. Progress goes to
 // stderr as it happens, the result JSON to FILE (or stdout). scripts/experiments/*.mjs run
@@ -110,5 +111,5 @@ int main(int argc, char** argv) {
   if (args.command == "gp-recursion") return gp_recursion(args, threads);
   if (args.command == "gp-descent") return gp_descent_command(args, threads);
   if (args.command.rfind("lm-", 0) == 0) return lm_command(args, threads);
-  fail("unknown experiment '" + args.command + "' (gp-recursion, gp-descent, lm-variants, lm-job, lm-jobs)");
+  fail("unknown experiment '" + args.command + "' (gp-recursion, gp-descent, lm-variants, lm-job, lm-jobs, lm-time)");
 }

@@ -1,17 +1,21 @@
 // The language-model commands of the native runner (experiment_lm.hpp); EXP is mlp-lm, tiny-lm
 // or lm-figure (the <gatelab-lm> figure's settings):
-//   gatelab_experiment lm-variants --experiment EXP [--quick]
+//   gatelab_experiment lm-variants --experiment EXP [--quick] [STUDY]
 //       the settings and the variant table as JSON (what the planner reads)
 //   gatelab_experiment lm-job --experiment EXP --text FILE --variant NAME --phase sweep|main|long
-//                             --seed S --lr L [--quick] [--out FILE]
+//                             --seed S --lr L [--quick] [STUDY] [--out FILE]
 //       one job: one self-contained command, the unit a cluster array runs
-//   gatelab_experiment lm-time --experiment EXP --text FILE [--steps N] [--quick]
+//   gatelab_experiment lm-time --experiment EXP --text FILE [--time-steps N] [--quick] [STUDY]
 //       milliseconds per training step of every variant (what a run will cost), one thread
-//   gatelab_experiment lm-jobs --experiment EXP --text FILE --jobs FILE [--quick] [--threads K]
-//       (a line "variant phase seed lr FILE" writes that job's JSON to FILE, and reads it
-//       instead when FILE exists, so an interrupted run resumes)
+//   gatelab_experiment lm-jobs --experiment EXP --text FILE --jobs FILE [--quick] [STUDY] [--threads K]
 //       every job listed in FILE (one "variant phase seed lr" per line) on K threads; a JSON
-//       array of the job results in list order on stdout
+//       array of the job results in list order on stdout (a line "variant phase seed lr FILE"
+//       writes that job's JSON to FILE, and reads it instead when FILE exists, so an interrupted
+//       run resumes)
+// STUDY changes the experiment (LmStudy, lm_parse_study): --d N --layers N --heads N --context N
+// --batch N --steps N --seeds N --sweep-seeds K --eta X --variants a,b,c and --rates LIST or
+// --rates NAME=LIST (repeatable). Every job's JSON records the settings and these flags.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -62,21 +66,35 @@ std::vector<ListedJob> read_jobs(const std::string& path) {
   return jobs;
 }
 
+// The flags each command takes besides the study's; anything else is refused.
+void check_flags(const Args& args) {
+  const std::vector<std::string> common = {"experiment", "quick", "out", "threads"};
+  std::vector<std::string> own;
+  if (args.command == "lm-job") own = {"text", "variant", "phase", "seed", "lr"};
+  if (args.command == "lm-jobs") own = {"text", "jobs"};
+  if (args.command == "lm-time") own = {"text", "time-steps"};
+  for (const auto& [name, value] : args.given) {
+    const bool known = lm_is_study_flag(name) || std::find(common.begin(), common.end(), name) != common.end() ||
+                       std::find(own.begin(), own.end(), name) != own.end();
+    if (!known) fail("unknown option --" + name + " for " + args.command);
+  }
+}
+
 }  // namespace
 
 int lm_command(const Args& args, int threads) {
+  if (args.command != "lm-variants" && args.command != "lm-job" && args.command != "lm-jobs" &&
+      args.command != "lm-time") {
+    fail("unknown command '" + args.command + "' (lm-variants, lm-job, lm-jobs, lm-time)");
+  }
+  check_flags(args);
+  LmStudy study;
+  if (std::string e = lm_parse_study(args.given, study); !e.empty()) fail(e);
   LmExperimentSettings settings;
   std::vector<LmVariant> variants;
-  if (std::string e = lm_experiment(args.text("experiment", ""), args.has("quick"), settings, variants); !e.empty()) {
+  if (std::string e = lm_experiment(args.text("experiment", ""), args.has("quick"), study, settings, variants);
+      !e.empty()) {
     fail(e);
-  }
-  if (args.has("steps")) {  // a pilot at another length (the schedule follows it); long = 2×
-    settings.steps = args.integer("steps", settings.steps);
-    settings.long_steps = 2 * settings.steps;
-    settings.sweep_steps = 0;
-    if (settings.eval_every == 0 && settings.steps < settings.curve_points)
-      fail("--steps must be at least the curve's points");
-    if (settings.steps < 1) fail("--steps must be at least 1");
   }
   if (args.command == "lm-variants") {
     write_output(args, lm_variants_json(settings, variants));
@@ -95,9 +113,11 @@ int lm_command(const Args& args, int threads) {
     if (Status e = make_char_corpus(text, settings.dev_fraction, settings.validation_fraction, *corpus); !e.ok()) {
       fail(e.message);
     }
-    const int steps = args.integer("steps", 100);
-    double total = 0;
+    const int steps = args.integer("time-steps", 100);
+    if (steps < 1) fail("--time-steps must be at least 1");
+    double total = 0, timed = 0;
     for (const LmVariant& v : variants) {
+      if (!v.listed) continue;
       LmSession session(lm_job_config(settings, v, 1, v.learning_rates[0], settings.steps), corpus);
       if (!session.error().ok()) fail(v.name + ": " + session.error().message);
       if (Status e = session.train(5); !e.ok()) fail(v.name + ": " + e.message);  // warm caches and allocations
@@ -106,12 +126,12 @@ int lm_command(const Args& args, int threads) {
       const double ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count() / steps;
       total += ms;
+      ++timed;
       say(fmt("%8.2f ms/step  ", ms) + v.name + fmt("  (%.0f parameters)", double(session.parameter_count())));
     }
-    say(fmt("%8.2f ms/step on average over %.0f variants", total / variants.size(), double(variants.size())));
+    say(fmt("%8.2f ms/step on average over %.0f variants", total / timed, timed));
     return 0;
   }
-  if (args.command != "lm-jobs") fail("unknown command '" + args.command + "'");
   const std::vector<ListedJob> jobs = read_jobs(args.text("jobs", ""));
   std::vector<std::string> results(jobs.size());
   std::atomic<int> finished{0};

@@ -60,6 +60,7 @@ Args parse(int argc, char** argv) {
       if (i + 1 >= argc) fail("--" + k + " needs a value");
       a.options[k] = argv[++i];
     }
+    a.given.emplace_back(k, a.options[k]);
   }
   return a;
 }

@@ -6,6 +6,8 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gatelab::runner {
 
@@ -14,7 +16,8 @@ void say(const std::string& line);
 
 struct Args {
   std::string command;
-  std::map<std::string, std::string> options;
+  std::map<std::string, std::string> options;              // the last value of each flag
+  std::vector<std::pair<std::string, std::string>> given;  // every flag in order, repeats kept
   bool has(const std::string& k) const { return options.count(k) != 0; }
   double number(const std::string& k, double fallback) const;
   int integer(const std::string& k, int fallback) const;

@@ -153,11 +153,15 @@ export function tables(a, results) {
     headline.push(`| ${v.label} | ${v.group} | ${v.mlpParameters} | ${v.hidden} | ${v.lr}${v.atEdge ? ' (edge)' : ''} | `
       + `${v.loss ? `${n4(v.loss.mean)} [${n4(v.loss.ci95[0])}, ${n4(v.loss.ci95[1])}]` : 'n/a'} | ${v.name === 'swiglu' ? '—' : interval(v.vsSwiglu)} | ${v.diverged}/${s.seeds} |`);
   }
-  const rates = ['| variant | ' + (results.variants[0]?.learningRates ?? []).map((_, i) => `rate ${i + 1}: dev loss`).join(' | ') + ' | chosen |',
-    '|---|' + (results.variants[0]?.learningRates ?? []).map(() => '---:|').join('') + '---:|'];
+  // As many rate columns as the longest grid (a study may give variants grids of other lengths).
+  const longest = Math.max(0, ...results.variants.map((v) => v.learningRates.length));
+  const columns = Array.from({ length: longest }, (_, i) => i);
+  const rates = ['| variant | ' + columns.map((i) => `rate ${i + 1}: dev loss`).join(' | ') + ' | chosen |',
+    '|---|' + columns.map(() => '---:|').join('') + '---:|'];
   for (const v of results.variants) {
     const r = results.rates[v.name];
-    rates.push(`| ${v.label} | ${r.tried.map((t) => `${t.lr}: ${n4(t.devLoss)}`).join(' | ')} | ${r.lr} |`);
+    const cells = columns.map((i) => (r.tried[i] ? `${r.tried[i].lr}: ${n4(r.tried[i].devLoss)}` : ''));
+    rates.push(`| ${v.label} | ${cells.join(' | ')} | ${r.lr} |`);
   }
   const family = ['| id | comparison (first − second) | difference [95 % CI] | seeds first worse | p | Holm p |', '|---|---|---:|---:|---:|---:|'];
   for (const c of a.primary) {
@@ -169,6 +173,9 @@ export function tables(a, results) {
   if (a.longPair) secondary.push(`| symgated SiLU against SwiGLU at ${s.longSteps} steps | ${interval(a.longPair)} | ${a.longPair.wins}/${a.longPair.seeds} |`);
   return { headline, rates, family, secondary, diagnostics: diagnosticsTable(results) };
 }
+
+const sweepSeedsText = (s) => ((s.sweepSeeds ?? 1) > 1
+  ? `mean over sweep seeds ${s.sweepSeed}–${s.sweepSeed + s.sweepSeeds - 1}` : `sweep seed ${s.sweepSeed}`);
 
 /**
  * The markdown report (docs/experiments/mlp-lm.md): every table and the verdict. It only formats
@@ -186,7 +193,7 @@ export function report(a, results) {
     + `equivalence margin δ = ${fixed(a.margin)} nats/char.`, '',
   `**Verdict: ${a.verdict.outcome}.** ${a.verdict.words}`, '',
   '### Validation loss', '', ...t.headline, '',
-  `### Learning rates (dev split, sweep seed ${s.sweepSeed}, ${s.sweepSteps} steps)`, '', ...t.rates, '',
+  `### Learning rates (dev split, ${sweepSeedsText(s)}, ${s.sweepSteps} steps)`, '', ...t.rates, '',
   '### Pre-registered comparisons (Holm over H1–H5)', '', ...t.family, '',
   '### Other comparisons', '', ...t.secondary, '',
   '### Diagnostics at the end of training (validation tokens, mean over seeds)', '', ...t.diagnostics, ''];

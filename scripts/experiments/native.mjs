@@ -47,8 +47,9 @@ export function runNative(name, args, { quiet = false, onLine } = {}) {
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) {
-        reject(new Error(`gatelab_experiment ${name} exited with ${code}: ${log.slice(-3).join(' | ')}${pending}`));
+      if (code !== 0) {  // status: the exit code; stderr: the runner's lines (its message last)
+        const message = `gatelab_experiment ${name} exited with ${code}: ${log.slice(-3).join(' | ')}${pending}`;
+        reject(Object.assign(new Error(message), { status: code, stderr: pending ? [...log, pending] : log }));
         return;
       }
       try {

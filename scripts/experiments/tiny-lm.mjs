@@ -1,14 +1,18 @@
-// `npm run experiment -- tiny-lm [--quick] [--threads K] [--out DIR] [--text FILE]`
+// `npm run experiment -- tiny-lm [--quick] [--threads K] [--out DIR] [--text FILE] [--eta X] [study flags]`
 //   Paper B's weight tying on text (docs/EXPERIMENTS.md): Llama-style blocks against tied CEM
 //   blocks at T = 1 and 2, at equal width and at about equal parameters, on the State of the
 //   Union corpus of data/lm/. A learning rate per model from the sweep on the dev split, then
 //   4 seeds scored on validation; every comparison paired by seed with a 95 % t-interval from
-//   lab.stats. Writes tiny-lm.json, .svg, .md (quick runs tiny-lm-quick.*) to build/experiments/
-//   or --out; `--plan sweep|main --jobs-dir DIR` and `--merge DIR` spread the jobs (lm-cli.mjs).
+//   lab.stats, and Holm's adjusted p-values over the family of comparisons the run makes.
+//   --eta sets the CEM step size η (default 1/4), --variants a subset (e.g. cem-t1-d64,cem-t2-d64;
+//   every study flag: lm-study.mjs). Writes tiny-lm.json, .svg, .md (quick runs tiny-lm-quick.*)
+//   to build/experiments/ or --out; `--plan sweep|main --jobs-dir DIR` and `--merge DIR` spread
+//   the jobs, `--from FILE` re-analyses a written run and writes its report (lm-cli.mjs).
 import { lmMain, runLmExperiment } from './lm-cli.mjs';
 import { legend, PALETTE, panel, svgDocument } from './svg-plot.mjs';
 
 // Paired comparisons fixed before the run: [first, second, claim]; difference = first − second.
+// The ones a run has (both variants present) form the family Holm's correction runs over.
 export const CLAIMS = [
   ['cem-t2-d64', 'cem-t1-d64', 'recursion: CEM T = 2 against T = 1 (d = 64)'],
   ['cem-t1-d64', 'llama-d64', 'tied CEM T = 1 against Llama at equal width (d = 64)'],
@@ -48,11 +52,19 @@ export function analyse(results, stats) {
       : diff.mean < 0 ? 'the first is better' : 'the second is better';
     return { a, b, claim, diff, seeds: seeds.length, wins: seeds.filter((s) => la.get(s) < lb.get(s)).length, verdict };
   });
+  // Holm over the family (docs/MATH.md §C4); a claim without a difference counts as p = 1.
+  const adjusted = claims.length ? stats.holm(claims.map((c) => (Number.isFinite(c.diff?.p) ? c.diff.p : 1))) : [];
+  claims.forEach((c, i) => Object.assign(c, { holm: adjusted[i], survivesHolm: adjusted[i] <= ALPHA }));
   const corpus = results.main.find((j) => j.corpus)?.corpus ?? null;
   return { models, claims, corpus };
 }
 
+export const ALPHA = 0.05;
+
 const f4 = (v) => (Number.isFinite(v) ? v.toFixed(4) : 'n/a');
+const p3 = (v) => (Number.isFinite(v) ? (v < 0.001 ? '< 0.001' : v.toFixed(3)) : 'n/a');
+const sweepText = (s) => ((s.sweepSeeds ?? 1) > 1
+  ? `mean over sweep seeds ${s.sweepSeed}–${s.sweepSeed + s.sweepSeeds - 1}` : 'sweep seed');
 const signed = (v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(4)}` : 'n/a');
 
 export function report(a, results) {
@@ -72,15 +84,24 @@ export function report(a, results) {
     const r = results.rates[v.name];
     rates.push(`| ${v.label} | ${r.tried.map((t) => `${t.lr}: ${f4(t.devLoss)}`).join(' · ')} | ${r.lr} |`);
   }
-  const claims = ['| comparison (first − second) | difference [95 % CI] | seeds first better | verdict |', '|---|---:|---:|---|'];
+  const claims = ['| comparison (first − second) | difference [95 % CI] | p | Holm p | seeds first better '
+    + `| verdict (95 % interval) | after Holm (α = ${ALPHA}) |`, '|---|---:|---:|---:|---:|---|---|'];
   for (const k of a.claims) {
     claims.push(`| ${k.claim} | ${k.diff ? `${signed(k.diff.mean)} [${signed(k.diff.ci95[0])}, ${signed(k.diff.ci95[1])}]` : 'n/a'} | `
-      + `${k.wins}/${k.seeds} | ${k.verdict} |`);
+      + `${p3(k.diff?.p)} | ${p3(k.holm)} | ${k.wins}/${k.seeds} | ${k.verdict} | `
+      + `${k.survivesHolm ? 'holds' : 'not a finding'} |`);
   }
+  const cem = a.models.filter((m) => m.family === 'cem');
+  const notes = [`Holm's correction runs over the ${a.claims.length} comparisons above (docs/MATH.md §C4); a `
+    + 'difference whose interval excludes 0 but whose Holm p exceeds α is not a finding.',
+  ...(cem.length ? [`Every CEM model runs at one step size, η = ${s.eta}, not tuned per T: a T = 2 − T = 1 `
+    + 'difference mixes the depth with the step size (docs/EXPERIMENTS.md).'] : [])];
   const samples = a.models.map((m) => `- **${m.label}**: ${JSON.stringify((m.samples[0] ?? '').slice(0, 120))}`);
   return [`## tiny-lm: ${c ? `${c.trainChars} train / ${c.devChars} dev / ${c.validationChars} validation characters, vocabulary ${c.vocabulary}; ` : ''}`
     + `context ${s.context}, ${s.layers} blocks, ${s.heads} heads, η = ${s.eta}; ${s.steps} steps × ${s.batch} windows; ${s.seeds} seeds`, '',
-  ...main, '', '### Learning rates (dev split, sweep seed)', '', ...rates, '', '### Paired by seed', '', ...claims, '',
+  ...main, '', `### Learning rates (dev split, ${sweepText(s)})`, '', ...rates, '', '### Paired by seed', '',
+  ...claims, '',
+  ...notes.flatMap((n) => [n, '']),
   '### Samples (seed 1, temperature 0.8)', '', ...samples, ''].join('\n');
 }
 

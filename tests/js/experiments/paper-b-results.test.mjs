@@ -1,11 +1,16 @@
-// The committed paper-B runs (docs/experiments/gp-descent-*.json) and docs/EXPERIMENTS.md, which
-// quotes them: every comparison the text cites is the JSON's, rounded to 4 digits, its verdict
-// follows the written rule, and the facts the prose states (the dev choice of η, descent at every
-// step, the entropy falling, the diagonal's size) hold in the data. A re-run that changes the
-// results cannot leave stale text.
+// The committed paper-B runs (docs/experiments/gp-descent-*.json, tiny-lm.json) and
+// docs/EXPERIMENTS.md, which quotes them: every comparison the text cites is the JSON's, rounded to
+// 4 digits, its verdict follows the written rule, every Holm p it quotes is the analysis's (Holm
+// itself checked on a known example), and the facts the prose states (the dev choice of η, descent
+// at every step, the entropy falling, the diagonal's size) hold in the data. A re-run that changes
+// the results cannot leave stale text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+
+import { loadGateLab } from '../../../web/lib/gatelab.js';
+import { parseLmOptions } from '../../../scripts/experiments/lm-cli.mjs';
+import { analyse as analyseTinyLm, report as tinyLmReport } from '../../../scripts/experiments/tiny-lm.mjs';
 
 const root = new URL('../../../', import.meta.url);
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
@@ -115,4 +120,98 @@ test('the exploratory small-eta run: quoted as the JSON says, no verdict resolve
     const row = small.analysis.rows.find((r) => r.steps === t);
     assert.ok(row.small.dev.mean < row.edge.dev.mean, `T = ${t}: dev prefers 1/32, as the text says`);
   }
+});
+
+// Holm's step-down adjustment, written out here to check the one the reports use (lab.stats.holm,
+// the C++ core's base/stats): sort ascending, multiply the k-th smallest by m − k, keep the running
+// maximum, cap at 1, return in the order given.
+function holmReference(p) {
+  const order = p.map((v, i) => [v, i]).sort((a, b) => a[0] - b[0]);
+  const out = new Array(p.length);
+  let running = 0;
+  order.forEach(([v, i], k) => {
+    running = Math.max(running, Math.min(1, (p.length - k) * v));
+    out[i] = running;
+  });
+  return out;
+}
+
+test('Holm\'s adjustment on a small known example, and on tiny-lm\'s family', async () => {
+  const lab = await loadGateLab();
+  const known = lab.stats.holm([0.01, 0.04, 0.03, 0.005]);
+  // 0.005·4 = 0.02, 0.01·3 = 0.03, 0.03·2 = 0.06, then 0.04·1 = 0.04 lifted to the running 0.06.
+  [0.03, 0.06, 0.06, 0.02].forEach((v, i) => assert.ok(Math.abs(known[i] - v) < 1e-12, `${i}: ${known[i]} ≠ ${v}`));
+  assert.deepEqual(lab.stats.holm([0.6, 0.9]), [1, 1], '0.6·2 capped at 1, and 0.9 lifted to the running 1');
+  const tiny = JSON.parse(read('docs/experiments/tiny-lm.json'));
+  const claims = analyseTinyLm(tiny, lab.stats).claims;
+  const reference = holmReference(claims.map((c) => c.diff.p));
+  claims.forEach((c, i) => assert.ok(Math.abs(c.holm - reference[i]) < 1e-12, c.claim));
+});
+
+test('tiny-lm under Holm: its report regenerated from the committed JSON, each Holm p quoted', async () => {
+  const lab = await loadGateLab();
+  const tiny = JSON.parse(read('docs/experiments/tiny-lm.json'));
+  const { analysis: stored, ...run } = tiny;
+  const a = analyseTinyLm(run, lab.stats);
+  // The committed JSON is the run as it was: its stored comparisons are the recomputed ones, less Holm.
+  assert.deepEqual(stored.claims, a.claims.map(({ holm: _h, survivesHolm: _s, ...rest }) => rest));
+  assert.equal(read('docs/experiments/tiny-lm.md'), `${tinyLmReport(a, run)}\n`, 'tiny-lm.md is the --from report');
+  const by = (pattern) => a.claims.find((c) => pattern.test(c.claim));
+  const recursion = by(/recursion: CEM T = 2 against T = 1/);
+  const widthT2 = by(/T = 2 against Llama at equal width/);
+  const paramsT2 = by(/T = 2 \(d = 80\) against Llama/);
+  const widthT1 = by(/T = 1 against Llama at equal width/);
+  assert.deepEqual([recursion, widthT2, paramsT2, widthT1].map((c) => c.holm.toFixed(3)),
+    ['0.016', '0.085', '0.139', '0.139'], 'the values the text quotes (the reviewer\'s 0.139 at equal parameters)');
+  assert.ok(recursion.survivesHolm && !widthT2.survivesHolm && !paramsT2.survivesHolm);
+  assert.ok(a.claims.every((c) => c === recursion || !c.survivesHolm), 'no tying comparison survives');
+  assert.ok(doc.includes(`survives Holm (p = ${recursion.holm.toFixed(3)})`));
+  for (const c of [widthT2, paramsT2]) {
+    const says = `${quoted(c)} (Llama better by its interval, but not after Holm, p = ${c.holm.toFixed(3)})`;
+    assert.ok(doc.includes(says), says);
+  }
+  assert.ok(doc.includes(`do not survive Holm over the run's five comparisons (p = ${widthT2.holm.toFixed(3)} and `
+    + `${paramsT2.holm.toFixed(3)})`));
+  assert.match(doc, /"untied ahead at equal parameters" is not a finding/);
+  assert.match(doc, /T = 2 is worse than T = 1" is confounded and no longer a finding until a rerun/);
+});
+
+test('the step-size confound and the diagonal under Holm: every number quoted is the JSON\'s', () => {
+  const cells = new Map(grid.analysis.cells.map((r) => [r.steps, new Map(r.etas.map((e) => [e.eta, e.dev.mean]))]));
+  const dev = (t, eta) => cells.get(t).get(eta).toFixed(4);
+  assert.equal(grid.analysis.chosen[2], 0.0625, 'the dev set chose 1/16 for T = 2');
+  assert.equal(grid.analysis.chosen[1], 0.125, 'and 1/8 for T = 1');
+  assert.ok(doc.includes(`(dev RMSE ${dev(2, 0.0625)} at 1/16 against ${dev(2, 0.25)} at 1/4)`));
+  assert.ok(doc.includes(`nothing at 1/4 (${dev(1, 0.25)} against ${dev(1, 0.125)} at its 1/8)`));
+  assert.ok(cells.get(2).get(0.25) - cells.get(2).get(0.0625) > 4 * (cells.get(1).get(0.25) - cells.get(1).get(0.125)),
+    'η = 1/4 costs T = 2 far more than T = 1');
+  const fixed8 = find(grid.analysis, /old fixed η = 1\/4: T = 8/);
+  assert.ok(fixed8.resolved && fixed8.holm > 0.05);
+  assert.ok(doc.includes(`${quoted(fixed8)} (the gp-recursion result again; not after Holm, `
+    + `p = ${fixed8.holm.toFixed(3)})`));
+  const d = diagonal.analysis;
+  const none8 = find(d, /no diagonal against a shared diagonal, dx = 8/);
+  const perHead8 = find(d, /per-head against a shared diagonal, dx = 8/);
+  const none16 = find(d, /no diagonal against a shared diagonal, dx = 16/);
+  assert.deepEqual([none8, perHead8, none16].map((c) => c.holm.toFixed(3)), ['0.189', '0.005', '0.020']);
+  assert.ok(doc.includes(`at dx = 8 the diagonal's help does not (p = ${none8.holm.toFixed(3)})`));
+  assert.ok(doc.includes(`(${quoted(perHead8)}, 4/4 seeds, Holm p = ${perHead8.holm.toFixed(3)})`));
+  assert.ok(doc.includes(`Only dx = 16 survives Holm (p = ${none16.holm.toFixed(3)})`));
+  const resolved = d.comparisons.filter((c) => c.resolved).map((c) => Math.abs(c.diff.mean).toFixed(4)).sort();
+  assert.deepEqual([resolved[0], resolved.at(-1)], ['0.0006', '0.0016']);
+  assert.ok(doc.includes(`These effects, ${resolved[0]}–${resolved.at(-1)} RMSE, are statistically resolved and `
+    + 'practically negligible'));
+});
+
+test('the documented rerun of T = 1 and T = 2 at η = 1/16 and 1/8 is a valid command; its cost is the run\'s', () => {
+  const tiny = JSON.parse(read('docs/experiments/tiny-lm.json'));
+  const commands = [...doc.matchAll(/npm run experiment -- tiny-lm (--variants \S+ --eta \S+ --out \S+)/g)]
+    .map((m) => m[1]);
+  assert.deepEqual(commands.map((c) => parseLmOptions(c.split(' ')).study), [
+    ['--eta', '0.0625', '--variants', 'cem-t1-d64,cem-t2-d64'],
+    ['--eta', '0.125', '--variants', 'cem-t1-d64,cem-t2-d64']]);
+  const perJob = tiny.timing.jobSeconds / tiny.timing.jobs;
+  const jobs = 2 * 3 + 2 * tiny.settings.seeds;
+  assert.ok(doc.includes(`${jobs} jobs per η (roughly ${Math.round((jobs * perJob) / 60)} core-minutes each at the `
+    + `committed run's mean of ${Math.round(perJob)} s per job)`));
 });
