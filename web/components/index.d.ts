@@ -66,6 +66,8 @@ export interface ExchangePlaneState {
   min: number;
   max: number;
   n: number;
+  /** λ from 0 to 1 for the gated layers, default 0 (docs/MATH.md §A11): the plane is (1 − λ)·g. */
+  symmetrize: number;
   seed: number;
 }
 
@@ -87,6 +89,7 @@ export declare class GateLabExchangePlane extends GateLabFigure<ExchangePlaneSta
   min: number;
   max: number;
   n: number;
+  symmetrize: number;
   seed: number;
   /** [min, max] in use (the defaults when min >= max). */
   readonly range: [number, number];
@@ -107,7 +110,8 @@ export declare class LabRunner {
   constructor(options?: { worker?: boolean; workerUrl?: string | URL | null });
   readonly mode: 'idle' | 'starting' | 'worker' | 'main';
   run(task: 'exchangeGaps', args: { activation: string; beta?: number; seed?: number; dIn?: number;
-    hidden?: number; dOut?: number; rows?: number; trials?: number }, options?: RunOptions): Promise<ExchangeGaps>;
+    hidden?: number; dOut?: number; rows?: number; trials?: number; symmetrize?: number },
+    options?: RunOptions): Promise<ExchangeGaps>;
   run(task: 'exchangePlane', args: { activation: string; beta?: number; min?: number; max?: number; n?: number },
     options?: RunOptions): Promise<Float32Array>;
   /** Paper A's tasks (paper-a-tasks.js): scaling curves, lab.rankApprox, lab.census, training one layer, race sessions. */

@@ -198,7 +198,7 @@ describe('<gatelab-exchange-plane>', () => {
       await el.settled();
       return { state, after, thrown, n: el.n, attr: el.getAttribute('n'), html: el.shadowRoot.innerHTML.includes('<img') };
     });
-    assert.deepEqual(result.state, { activation: 'silu', beta: 1, min: -3, max: 3, n: 64, seed: 1 });
+    assert.deepEqual(result.state, { activation: 'silu', beta: 1, min: -3, max: 3, n: 64, symmetrize: 0, seed: 1 });
     assert.equal(result.after, 'silu', 'an unknown activation falls back once the library knows the list');
     assert.equal(result.thrown, 'RangeError');
     assert.equal(result.n, 32);

@@ -48,11 +48,12 @@ export function syncActivationSelect(select, lab, value) {
 }
 
 /**
- * A range slider with a visible <output> of its value.
+ * A range slider with a visible <output> of its value. With `exact`, set(v) shows v itself even
+ * when the slider can only sit at the nearest step (an attribute may hold any value in range).
  * @param {{ label: string, min: number, max: number, step: number, value: number,
- *   format?: (v: number) => string, onInput: (value: number) => void }} spec
+ *   format?: (v: number) => string, exact?: boolean, onInput: (value: number) => void }} spec
  */
-export function createRange({ label, min, max, step, value, format = String, onInput }) {
+export function createRange({ label, min, max, step, value, format = String, exact = false, onInput }) {
   const input = document.createElement('input');
   input.type = 'range';
   Object.assign(input, { min: String(min), max: String(max), step: String(step) });
@@ -60,7 +61,7 @@ export function createRange({ label, min, max, step, value, format = String, onI
   output.className = 'control-value';
   const show = (v) => {
     input.value = String(v);
-    output.textContent = format(Number(input.value));
+    output.textContent = format(exact ? Number(v) : Number(input.value));
     input.setAttribute('aria-valuetext', output.textContent);
   };
   show(value);
@@ -68,7 +69,7 @@ export function createRange({ label, min, max, step, value, format = String, onI
     show(input.value);
     onInput(Number(input.value));
   });
-  return { element: labelled(label, input, output), input, set: show };
+  return { element: labelled(label, input, output), input, output, set: show };
 }
 
 /**

@@ -55,6 +55,7 @@ canvas:focus-visible, button:focus-visible, select:focus-visible, input:focus-vi
 .control { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 6px; min-height: 36px; }
 .control-label { color: var(--gl-muted); }
 .control-value { min-width: 3.5em; font-variant-numeric: tabular-nums; }
+.control-note { color: var(--gl-muted); font-size: 0.9em; }
 select, button, input {
   font: inherit;
   color: var(--gl-fg);

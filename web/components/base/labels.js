@@ -96,15 +96,16 @@ export function activationDisplayName(name, lab = null) {
 
 /**
  * A layer as readers know it: "SwiGLU", "gated (tanh)", "symmetric (ReLU)", "MLP (GELU)"; a gated
- * layer with symmetrize λ: "symgated (SiLU)" at 1, "SwiGLU, λ = 0.25" between 0 and 1.
+ * layer with symmetrize λ: "symgated (SiLU)" at 1, "SwiGLU, λ = 0.25" between 0 and 1; ", rank r" for r > 1.
  */
-export function layerLabel({ kind, activation, symmetrize = 0 }, lab = null) {
-  if (fromLibrary(lab)) return lab.layerLabel({ kind, activation, symmetrize });
+export function layerLabel({ kind, activation, rank = 1, symmetrize = 0 }, lab = null) {
+  if (fromLibrary(lab)) return lab.layerLabel({ kind, activation, rank, symmetrize });
   const { label, gatedName: gated } = activationNames(activation);
-  if (kind === 'gated' && symmetrize === 1) return `symgated (${label})`;
-  if (kind === 'gated' && symmetrize) return `${gated ?? `gated (${label})`}, λ = ${symmetrize}`;
-  if (kind === 'gated') return gated ?? `gated (${label})`;
-  return `${kindLabel(kind)} (${label})`;
+  const ranked = (text) => (kind !== 'mlp' && rank > 1 ? `${text}, rank ${rank}` : text);
+  if (kind === 'gated' && symmetrize === 1) return ranked(`symgated (${label})`);
+  if (kind === 'gated' && symmetrize) return `${ranked(gated ?? `gated (${label})`)}, λ = ${symmetrize}`;
+  if (kind === 'gated') return ranked(gated ?? `gated (${label})`);
+  return ranked(`${kindLabel(kind)} (${label})`);
 }
 
 /** A regular-expression source matching "kind:activation", e.g. for a `models` attribute. */

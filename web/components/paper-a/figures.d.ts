@@ -16,6 +16,11 @@ export interface ExchangeState {
   output: number;
   /** Show the layer with Q and K swapped. */
   exchanged: boolean;
+  /**
+   * λ (symmetrize) from 0 to 1, default 0 (docs/MATH.md §A11): 0 is the gated layer, 1 the exchange-symmetric
+   * symgated form (exchange gap 0). Only gated layers take it; for another kind the dial is disabled.
+   */
+  symmetrize: number;
   /** The plane is [−extent, extent]², 0.5 … 10. */
   extent: number;
   /** Grid side, 16 … 160. */

@@ -6,6 +6,9 @@
 // exactly when σ is linear. Below: the exchange gap of random layers of each kind (gated > 0
 // for a nonlinear σ, symmetric ≈ 0, mlp has nothing to exchange). Every number comes from the
 // library: lab.symmetry.exchangePlane, lab.activationCurve, lab.symmetry.exchangeGap.
+// The λ dial (symmetrize, docs/MATH.md §A11) gives the gated layers c_λ(a, b) = (1 − λ/2)σ(a)b +
+// (λ/2)σ(b)a; what the swap changes is then c_λ(a, b) − c_λ(b, a) = (1 − λ)·g(a, b), drawn on g's
+// colour scale, and the gated gap is the library's for layers made with that symmetrize.
 import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createRange, createReseedButton, createSelect, syncActivationSelect } from '../base/controls.js';
 import { extent, maxAbs } from '../plot/axes.js';
@@ -14,7 +17,8 @@ import { drawHeatmap } from '../plot/heatmap.js';
 import { drawRing } from '../plot/marks.js';
 import { WorkerRun } from '../runner/worker-run.js';
 import { formatNumber } from '../base/format.js';
-import { activationDisplayName } from '../base/labels.js';
+import { activationDisplayName, layerLabel } from '../base/labels.js';
+import { createLambdaRange, formatLambda, lambdaWhy, syncLambdaRange } from './lambda-dial.js';
 import { attachGridProbe, createProbeLine } from '../base/grid-probe.js';
 
 const CURVE_POINTS = 241;
@@ -39,6 +43,7 @@ export class GateLabExchangePlane extends GateLabFigure {
     min: { type: 'number', default: -3, min: -20, max: 20 },
     max: { type: 'number', default: 3, min: -20, max: 20 },
     n: { type: 'integer', default: 64, min: 8, max: 256 },
+    symmetrize: { type: 'number', default: 0, min: 0, max: 1 },
     seed: { type: 'integer', default: 1, min: 0, max: 4294967295 },
   };
 
@@ -89,19 +94,21 @@ export class GateLabExchangePlane extends GateLabFigure {
       label: 'β', min: 0.1, max: 5, step: 0.1, value: 1, format: (v) => v.toFixed(1),
       onInput: (value) => this.setState({ beta: value }, 'user'),
     });
+    const lambda = createLambdaRange((value) => this.setState({ symmetrize: value }, 'user'));
     const reseed = createReseedButton(this, { text: 'New random layers' });
-    controls.append(activation.element, extent.element, beta.element, reseed);
-    this.#controls = { activation, extent, beta, reseed };
+    controls.append(activation.element, extent.element, beta.element, lambda.element, reseed);
+    this.#controls = { activation, extent, beta, lambda, reseed };
   }
 
   syncControls() {
-    const { activation, extent, beta, reseed } = this.#controls;
+    const { activation, extent, beta, lambda, reseed } = this.#controls;
     syncActivationSelect(activation.select, this.lab, this.state.activation);
     const [min, max] = this.range;
     extent.set(Math.max(Math.abs(min), Math.abs(max)));
     beta.set(this.state.beta);
     beta.element.hidden = this.state.activation !== 'swish';
     reseed.title = `Seed ${this.state.seed}: draw new random layers and inputs`;
+    syncLambdaRange(lambda, this.state.symmetrize, true);
   }
 
   async start() {
@@ -112,12 +119,14 @@ export class GateLabExchangePlane extends GateLabFigure {
   update(changed) {
     const has = (...names) => names.some((name) => changed.has(name));
     try {
-      if (has('activation', 'beta', 'min', 'max', 'n')) this.#computeCurves({ animate: has('activation', 'beta') });
+      if (has('activation', 'beta', 'min', 'max', 'n', 'symmetrize')) {
+        this.#computeCurves({ animate: has('activation', 'beta', 'symmetrize') });
+      }
     } catch (error) {
       this.showError(error);
       return;
     }
-    if (has('activation', 'beta', 'seed')) this.#computeGaps();
+    if (has('activation', 'beta', 'seed', 'symmetrize')) this.#computeGaps();
   }
 
   #activationOptions() {
@@ -126,13 +135,15 @@ export class GateLabExchangePlane extends GateLabFigure {
 
   /** The plane and the ratio curve: fast, so on the main thread with the shared module. */
   #computeCurves({ animate = false } = {}) {
-    const { activation, n } = this.state;
+    const { activation, n, symmetrize } = this.state;
     const [min, max] = this.range;
-    const grid = this.lab.symmetry.exchangePlane(activation, { min, max, n, ...this.#activationOptions() });
+    const g = this.lab.symmetry.exchangePlane(activation, { min, max, n, ...this.#activationOptions() });
+    // §A11: the swap changes (1 − λ)·g; at λ = 0 the library's g itself.
+    const grid = symmetrize ? g.map((v) => (1 - symmetrize) * v) : g;
     const { z, ratio } = this.lab.activationCurve(activation, { min, max, n: CURVE_POINTS, ...this.#activationOptions() });
     // The plane's axis values, exactly as the library spaces them (float32 linspace).
     const axis = this.lab.activationCurve(activation, { min, max, n, ...this.#activationOptions() }).z;
-    const target = { grid, n, axis, scale: maxAbs(grid), range: [min, max], z, ratio };
+    const target = { grid, n, axis, scale: maxAbs(g), range: [min, max], z, ratio, lambda: symmetrize };
     this.#target = target;
     this.#showProbe();
     const from = this.#plane;
@@ -161,9 +172,9 @@ export class GateLabExchangePlane extends GateLabFigure {
 
   /** The exchange gaps of random layers, through the worker runner (cancels the previous run). */
   #computeGaps() {
-    const { activation, beta, seed } = this.state;
+    const { activation, beta, seed, symmetrize } = this.state;
     this.announce(`Computing the exchange gaps for ${activationDisplayName(activation, this.lab)}…`, { busy: true });
-    return this.#gapRun.run('exchangeGaps', { activation, beta, seed, rows: GAP_ROWS, trials: 1 }, {
+    return this.#gapRun.run('exchangeGaps', { activation, beta, seed, rows: GAP_ROWS, trials: 1, symmetrize }, {
       progress: (f) => `Computing the exchange gaps… ${Math.round(100 * f)} %`,
       onResult: (gaps) => {
         this.#gaps = gaps;
@@ -182,20 +193,24 @@ export class GateLabExchangePlane extends GateLabFigure {
       return;
     }
     const [a, b] = [target.axis[cell.i], target.axis[cell.j]];
-    this.#probeText.textContent = `g(a = ${formatNumber(a)}, b = ${formatNumber(b)}) = `
+    const what = target.lambda ? `(1 − λ)·g` : 'g';
+    this.#probeText.textContent = `${what}(a = ${formatNumber(a)}, b = ${formatNumber(b)}) = `
       + `${formatNumber(target.grid[cell.i * target.n + cell.j])}`;
   }
 
   #summary() {
-    const { activation } = this.state;
+    const { activation, symmetrize } = this.state;
     const { gated, symmetric } = this.#gaps;
+    const gatedName = layerLabel({ kind: 'gated', activation, symmetrize }, this.lab);
+    const symmetricName = layerLabel({ kind: 'symmetric', activation }, this.lab);
     const name = activationDisplayName(activation, this.lab);
     const linear = this.lab.activationInfo(activation).linear;
     const [min, max] = this.range;
-    const why = linear
+    const why = lambdaWhy(symmetrize, linear) ?? (linear
       ? `${name} is linear, so σ(z)/z is constant and the gated layer keeps the symmetry.`
-      : `${name} is not linear: σ(z)/z is not constant, so swapping Q and K changes the gated layer.`;
-    return `Exchange gap ‖f(Q,K) − f(K,Q)‖ / ‖f(Q,K)‖ on ${GAP_ROWS} random inputs, seed ${this.state.seed}: `
+      : `${name} is not linear: σ(z)/z is not constant, so swapping Q and K changes the gated layer.`);
+    return `Exchange gap ‖f(Q,K) − f(K,Q)‖ / ‖f(Q,K)‖ on ${GAP_ROWS} random inputs, seed ${this.state.seed} `
+      + `(gated: ${gatedName}; symmetric: ${symmetricName}): `
       + `gated ${formatNumber(gated)}, symmetric ${formatNumber(symmetric)}, MLP n/a (no query to exchange). `
       + `${why} Largest |g(a, b)| on [${formatNumber(min)}, ${formatNumber(max)}]²: ${formatNumber(this.#target.scale)}.`;
   }
@@ -231,7 +246,8 @@ export class GateLabExchangePlane extends GateLabFigure {
       ctx.font = `${fontSize + 1}px ${theme.font}`;
       ctx.fillStyle = theme.fg;
       ctx.textBaseline = 'top';
-      ctx.fillText('g(a, b) = σ(a)·b − σ(b)·a', xScale(plane.range[0]), 2);
+      const title = plane.lambda ? `(1 − λ)·g(a, b), λ = ${formatLambda(plane.lambda)}` : 'g(a, b) = σ(a)·b − σ(b)·a';
+      ctx.fillText(title, xScale(plane.range[0]), 2);
     }
     {
       const { ctx, width, height } = this.beginCanvas(ratioCanvas);

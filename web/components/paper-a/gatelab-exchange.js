@@ -6,15 +6,18 @@
 // and the picture changes (a gated layer with a nonlinear σ) or does not (the symmetric form,
 // or σ = identity). Right: f_{K,Q} − f_{Q,K} on the same colour scale: what the swap changes.
 // The readout gives the exchange gap of the library (lab.symmetry.exchangeGap) over the plane.
+// The λ dial (symmetrize, gated only, docs/MATH.md §A11) moves the gated layer towards the
+// exchange-symmetric symgated form: the swap changes (1 − λ) of what it changed at λ = 0.
 import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createButton, createRange, createReseedButton, createSelect, syncActivationSelect } from '../base/controls.js';
 import { maxAbs } from '../plot/axes.js';
 import { drawHeatmap } from '../plot/heatmap.js';
 import { drawRing } from '../plot/marks.js';
 import { formatNumber } from '../base/format.js';
-import { activationDisplayName, kindLabel, layerKindNames } from '../base/labels.js';
+import { activationDisplayName, kindLabel, layerKindNames, layerLabel } from '../base/labels.js';
 import { attachGridProbe, createProbeLine } from '../base/grid-probe.js';
 import { addJsonExport, linspace } from '../base/figure-extras.js';
+import { createLambdaRange, lambdaWhy, syncLambdaRange } from './lambda-dial.js';
 
 const D_IN = 3;
 const D_OUT = 3;
@@ -40,6 +43,7 @@ export class GateLabExchange extends GateLabFigure {
     units: { type: 'integer', default: 6, min: 1, max: 64 },
     output: { type: 'integer', default: 0, min: 0, max: D_OUT - 1 },
     exchanged: { type: 'boolean', default: false },
+    symmetrize: { type: 'number', default: 0, min: 0, max: 1 },
     extent: { type: 'number', default: 2.5, min: 0.5, max: 10 },
     n: { type: 'integer', default: 72, min: 16, max: 160 },
     seed: { type: 'integer', default: 1, min: 0, max: 4294967295 },
@@ -98,14 +102,15 @@ export class GateLabExchange extends GateLabFigure {
       label: 'β', min: 0.1, max: 5, step: 0.1, value: 1, format: (v) => v.toFixed(1),
       onInput: (value) => this.setState({ beta: value }, 'user'),
     });
+    const lambda = createLambdaRange((value) => this.setState({ symmetrize: value }, 'user'));
     const reseed = createReseedButton(this, { text: 'New random layer' });
-    controls.append(swap, kind.element, activation.element, beta.element, rank.element, output.element, reseed);
-    this.#controls = { swap, kind, activation, beta, rank, output, reseed };
+    controls.append(swap, kind.element, activation.element, beta.element, rank.element, output.element, lambda.element, reseed);
+    this.#controls = { swap, kind, activation, beta, rank, output, lambda, reseed };
     addJsonExport(this, exportGroup, () => this.weights());
   }
 
   syncControls() {
-    const { swap, kind, activation, beta, rank, output, reseed } = this.#controls;
+    const { swap, kind, activation, beta, rank, output, lambda, reseed } = this.#controls;
     syncActivationSelect(activation.select, this.lab, this.state.activation);
     kind.select.value = this.state.kind;
     rank.select.value = String(this.state.rank);
@@ -118,6 +123,7 @@ export class GateLabExchange extends GateLabFigure {
     swap.setAttribute('aria-pressed', String(this.state.exchanged && !mlp));
     swap.title = mlp ? 'An MLP has no query: there is nothing to swap' : 'Swap the query and key factors of every unit';
     reseed.title = `Seed ${this.state.seed}: draw a new random layer`;
+    syncLambdaRange(lambda, this.state.symmetrize, this.state.kind === 'gated');
   }
 
   async start() {
@@ -142,7 +148,7 @@ export class GateLabExchange extends GateLabFigure {
   #layerOptions() {
     const { kind, activation, beta, rank, units, seed } = this.state;
     return { kind, activation, ...(activation === 'swish' ? { beta } : {}), dIn: D_IN, hidden: units, dOut: D_OUT,
-      rank: kind === 'mlp' ? 1 : rank, seed };
+      rank: kind === 'mlp' ? 1 : rank, seed, ...(kind === 'gated' ? { symmetrize: this.state.symmetrize } : {}) };
   }
 
   /** One forward call over the n² plane for the layer and, unless an MLP, for its exchanged twin. */
@@ -229,9 +235,11 @@ export class GateLabExchange extends GateLabFigure {
       : linear
         ? `σ is linear, so σ(a)·b = σ(b)·a and the gated layer keeps the symmetry.`
         : `${name} is not linear: σ(x·q)·(x·k) ≠ σ(x·k)·(x·q), so the swap changes the gated layer.`;
+    const lambda = kind === 'gated' ? this.state.symmetrize : 0;
+    const layer = layerLabel({ kind, activation, rank, symmetrize: lambda }, this.lab);
     return `${exchanged ? 'Showing the layer with Q and K swapped. ' : ''}Exchange gap ‖f(K,Q) − f(Q,K)‖ / ‖f(Q,K)‖ `
-      + `over the ${r.n}² points of the plane (${kind}, rank ${rank}, σ = ${name}, seed ${this.state.seed}): `
-      + `${formatNumber(r.gap)}. ${why}`;
+      + `over the ${r.n}² points of the plane (${layer}, seed ${this.state.seed}): `
+      + `${formatNumber(r.gap)}. ${lambdaWhy(lambda, linear) ?? why}`;
   }
 
   #showProbe() {

@@ -21,10 +21,11 @@ function activationOptions(activation, beta) {
 export const tasks = {
   /**
    * The exchange gap (docs/MATH.md §A7) of random layers of each kind, averaged over `trials` layers,
-   * each on `rows` standard-normal inputs. 'mlp' has no Q <-> K exchange: its gap is null.
+   * each on `rows` standard-normal inputs. 'mlp' has no Q <-> K exchange: its gap is null. `symmetrize`
+   * (λ, docs/MATH.md §A11) applies to the gated layers only.
    * @returns {{ gated: number, symmetric: number, mlp: null, rows: number, trials: number }}
    */
-  *exchangeGaps(lab, { activation, beta, seed = 1, dIn = 4, hidden = 8, dOut = 3, rows = 64, trials = 1 }) {
+  *exchangeGaps(lab, { activation, beta, seed = 1, dIn = 4, hidden = 8, dOut = 3, rows = 64, trials = 1, symmetrize = 0 }) {
     const result = { rows, trials };
     const kinds = queryKindNames(lab);
     let done = 0;
@@ -33,7 +34,8 @@ export const tasks = {
       for (let t = 0; t < trials; t++) {
         const { layerSeed, inputSeed } = trialSeeds(seed, t);
         const x = normalArray(rows * dIn, inputSeed);
-        const layer = lab.createLayer({ kind, ...activationOptions(activation, beta), dIn, hidden, dOut, rank: 1, seed: layerSeed });
+        const layer = lab.createLayer({ kind, ...activationOptions(activation, beta), dIn, hidden, dOut, rank: 1,
+          seed: layerSeed, ...(kind === 'gated' && symmetrize ? { symmetrize } : {}) });
         try {
           sum += lab.symmetry.exchangeGap(layer, x, rows);
         } finally {
