@@ -4,6 +4,8 @@
 // diagnostics. Every statistic comes from lab.stats (the C++ core's base/stats); this file only
 // pairs runs by seed and formats.
 
+import { spearman } from './mlp-lm-stats.mjs';
+
 // Shazeer (2020), GLU Variants Improve Transformer, Table 1, log-perplexity at 65,536 steps.
 export const SHAZEER = { geglu: 1.942, swiglu: 1.944, reglu: 1.953, bilinear: 1.960, glu: 1.982, 'ffn-gelu': 1.983,
   'ffn-relu': 1.997 };
@@ -67,27 +69,6 @@ function dialSlopes(stats, byVariant) {
 
 const excludesZero = (s) => s && (s.ci95[0] > 0 || s.ci95[1] < 0);
 const within = (s, margin) => s && s.ci95[0] > -margin && s.ci95[1] < margin;
-
-// Spearman's ρ between two equally long lists (average ranks for ties).
-function spearman(x, y) {
-  const rank = (v) => {
-    const order = v.map((value, i) => ({ value, i })).sort((a, b) => a.value - b.value);
-    const r = new Array(v.length);
-    for (let k = 0; k < order.length;) {
-      let e = k;
-      while (e + 1 < order.length && order[e + 1].value === order[k].value) e++;
-      for (let t = k; t <= e; t++) r[order[t].i] = (k + e) / 2 + 1;
-      k = e + 1;
-    }
-    return r;
-  };
-  const rx = rank(x);
-  const ry = rank(y);
-  const m = (rx.length + 1) / 2;
-  const num = rx.reduce((a, v, i) => a + (v - m) * (ry[i] - m), 0);
-  const den = Math.sqrt(rx.reduce((a, v) => a + (v - m) ** 2, 0) * ry.reduce((a, v) => a + (v - m) ** 2, 0));
-  return num / den;
-}
 
 /** Everything the tables and the verdict need, computed once. */
 export function analyse(results, stats) {

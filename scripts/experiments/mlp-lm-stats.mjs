@@ -149,6 +149,9 @@ const rho = (rx, ry) => {
   return num / den;
 };
 
+/** Spearman's ρ between two equally long lists (average ranks for ties). */
+export const spearman = (x, y) => rho(ranks(x), ranks(y));
+
 function permutations(items) {
   if (items.length <= 1) return [items];
   return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((p) => [x, ...p]));
