@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "gatelab/cem/transformer.hpp"
+#include "gatelab/model/transformer.hpp"
 #include "gatelab/train/optimizer.hpp"
 #include "gatelab/base/rng.hpp"
 

@@ -21,7 +21,7 @@
 #include "bench_support.hpp"
 #include "gatelab/base/matmul.hpp"
 #include "gatelab/base/rng.hpp"
-#include "gatelab/cem/baselines.hpp"
+#include "gatelab/model/baselines.hpp"
 #include "gatelab/paper_a/layer.hpp"
 #include "gatelab/train/loss.hpp"
 #include "gatelab/train/lm.hpp"

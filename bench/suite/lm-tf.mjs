@@ -1,6 +1,6 @@
 // The benchmark's language model written the natural way in TF.js (tfjs-core ops, gradients
 // by tf.variableGrads, tf.train.adam): the same architecture as GateLab's lab.lm session
-// (cpp/src/cem/transformer.cpp; docs/MATH.md §B10) — characters one-hot through W_in, per
+// (cpp/src/model/transformer.cpp; docs/MATH.md §B10) — characters one-hot through W_in, per
 // block pre-norm RMSNorm → causal multi-head attention (β = 1/√d_h) → residual, RMSNorm →
 // SwiGLU MLP (silu(x W_gate) ⊙ x W_up) W_down → residual, a final RMSNorm and the readout
 // W_out, no biases; mean cross-entropy over every predicted character; AdamW (β = 0.9, 0.999,

@@ -1,5 +1,6 @@
-// Embind registrations of the base area: the version, the library-wide caps, the activation
-// catalogue with the display-name table (paper_a/labels.hpp) and the seed statistics
+// Embind registrations of the base area: the version, the library-wide caps, the activations'
+// properties, the layer-label rule (paper_a/labels.hpp; the names themselves cross in the option
+// catalogue, bind_catalogue.cpp) and the seed statistics
 // (base/stats.hpp; a few numbers per seed cross as JS arrays).
 #include "bind_common.hpp"
 
@@ -41,20 +42,9 @@ EMSCRIPTEN_BINDINGS(gatelab_base) {
       .field("message", &status_message, &set_message);
   function("_version", +[] { return std::string(GATELAB_VERSION); });
   constants({{"_maxLayerDim", max_layer_dim}, {"_maxLayerParams", max_layer_params},
-             {"_maxBatchFloats", max_batch_floats}, {"_maxSwishBeta", max_swish_beta},
-             {"_activationCount", activation_count}});
-  function("_activationName", +[](int i) { return std::string(activation_name(activation_by_index(i))); });
+             {"_maxBatchFloats", max_batch_floats}, {"_maxSwishBeta", max_swish_beta}});
   function("_activationDegree", +[](int i) { return homogeneity_degree(activation_by_index(i)).value_or(-1); });
   function("_activationLinear", +[](int i) { return is_linear(activation_by_index(i)); });
-  function("_activationLabel", +[](int i) { return std::string(activation_label(activation_by_index(i))); });
-  function("_activationShortLabel", +[](int i) { return std::string(activation_short_label(activation_by_index(i))); });
-  function("_gatedVariantName", +[](int i) {  // "" when the gated layer with this σ has no name of its own
-    const char* name = gated_variant_name(activation_by_index(i));
-    return std::string(name ? name : "");
-  });
-  constants({{"_layerKindCount", layer_kind_count}});
-  function("_layerKindName", +[](int i) { return std::string(layer_kind_name(layer_kind_by_index(i))); });
-  function("_layerKindLabel", +[](int i) { return std::string(layer_kind_label(layer_kind_by_index(i))); });
   function("_layerLabel", +[](int kind, int activation, int rank, float symmetrize) {
     return layer_label(layer_kind_by_index(kind), activation_by_index(activation), rank, symmetrize);
   });

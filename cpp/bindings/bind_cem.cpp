@@ -4,12 +4,12 @@
 #include "bind_common.hpp"
 
 #include "gatelab/cem/attention.hpp"
-#include "gatelab/cem/baselines.hpp"
-#include "gatelab/cem/gated_mlp.hpp"
+#include "gatelab/model/baselines.hpp"
+#include "gatelab/model/gated_mlp.hpp"
 #include "gatelab/cem/mlp.hpp"
 #include "gatelab/cem/probes.hpp"
-#include "gatelab/cem/tie.hpp"
-#include "gatelab/cem/transformer.hpp"
+#include "gatelab/model/tie.hpp"
+#include "gatelab/model/transformer.hpp"
 
 using namespace emscripten;
 using namespace gatelab;

@@ -12,7 +12,7 @@ import { createStats } from './base/stats.js';
 import { installCem } from './cem/cem.js';
 import { bindCore, coreOf, createCore } from './core/context.js';
 import { GateLabError } from './core/errors.js';
-import { plainObject } from './core/validate.js';
+import { optionsOf } from './core/validate.js';
 import { instantiate } from './core/wasm-loader.js';
 import { installGp } from './gp/gp.js';
 import { installLm } from './train/lm.js';
@@ -69,7 +69,7 @@ let shared = null;
  * CDN or a custom path. Each call makes a new, independent module instance.
  */
 export async function loadGateLab(options) {
-  const o = plainObject('options', options);
+  const o = optionsOf('options', options, 'loadGateLab');
   if (o.wasmUrl !== undefined && typeof o.wasmUrl !== 'string' && !(o.wasmUrl instanceof URL)) {
     throw new GateLabError('options.wasmUrl must be a string or URL', { argument: 'options.wasmUrl', code: 'invalid-type' });
   }

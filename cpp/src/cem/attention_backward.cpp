@@ -1,7 +1,7 @@
 // Backward of CEM attention (MATH.md B2, B4–B6) through all T steps and through the context:
 // h_j enters as context of every later position (keys K = h W_Kᵀ and the diagonal term) and
 // as the start point y⁰ of its own. Step t is y' = y + η g(y) P with g = −∇ε (see
-// cem_attention.cpp); going back, dL/dy = dL/dy' + J_gᵀ (η P dL/dy'), and the preconditioner
+// attention.cpp); going back, dL/dy = dL/dy' + J_gᵀ (η P dL/dy'), and the preconditioner
 // collects its own gradient on the way. Per head k, given dg (n×d):
 //   v = α K, dv = dg W_Qᵀ, dW_Q += vᵀ dg, dα = dv Kᵀ (+ (dg⊙d_k) hᵀ), dK += αᵀ dv,
 //   dS = softmax backward (β included), dq = dS K, dK += dSᵀ q, dW_Q += dqᵀ y, dy += dq W_Q,

@@ -31,11 +31,13 @@ const char* corpus_split_name(CorpusSplit split) {
 
 Status make_char_corpus(std::string_view text, double dev_fraction, double validation_fraction, CharCorpus& out) {
   if (text.size() < min_corpus_chars) {
-    return out_of_range("", "the text must hold at least " + std::to_string(min_corpus_chars) + " characters (got " +
-                                std::to_string(text.size()) + ")");
+    return out_of_range("text", "the text must hold at least " + std::to_string(min_corpus_chars) +
+                                    " characters (got " + std::to_string(text.size()) + ")");
   }
   if (!(dev_fraction >= 0.0 && validation_fraction > 0.0 && dev_fraction + validation_fraction < 0.5)) {
-    return invalid_value("", "dev and validation fractions must be ≥ 0 and > 0 with a sum below 0.5");
+    // The field named is the one to change: a negative dev share, else the validation share.
+    return invalid_value(dev_fraction >= 0.0 ? "validation_fraction" : "dev_fraction",
+                         "dev and validation fractions must be ≥ 0 and > 0 with a sum below 0.5");
   }
   out.vocab = char_vocab(text);
   const std::size_t n = text.size();

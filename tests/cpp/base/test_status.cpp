@@ -5,7 +5,7 @@
 
 #include "gatelab/base/status.hpp"
 #include "gatelab/cem/attention.hpp"
-#include "gatelab/cem/transformer.hpp"
+#include "gatelab/model/transformer.hpp"
 #include "gatelab/gp/session.hpp"
 #include "gatelab/paper_a/layer.hpp"
 #include "gatelab/train/optimizer.hpp"

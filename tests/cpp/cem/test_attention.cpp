@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "gatelab/cem/attention.hpp"
-#include "gatelab/cem/baselines.hpp"
+#include "gatelab/model/baselines.hpp"
 #include "support/cem_layer_checks.hpp"
 #include "support/cem_support.hpp"
 

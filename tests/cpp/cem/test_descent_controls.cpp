@@ -10,7 +10,7 @@
 
 #include "gatelab/cem/attention.hpp"
 #include "gatelab/cem/mlp.hpp"
-#include "gatelab/cem/transformer.hpp"
+#include "gatelab/model/transformer.hpp"
 #include "support/cem_layer_checks.hpp"
 #include "support/cem_support.hpp"
 

@@ -59,8 +59,14 @@ TEST(CharCorpus, SplitsAreContiguousAndWindowsFixed) {
   EXPECT_EQ(some[1], 6u * 16);  // ⌊1·31/5⌋·16
   EXPECT_EQ(evaluation_windows(500, 16, 5), some);
   CharCorpus bad;
-  EXPECT_NE(make_char_corpus("short", 0.0, 0.1, bad), "");
-  EXPECT_NE(make_char_corpus(std::string(2000, 'a'), 0.3, 0.3, bad), "");
+  // Each refusal names the field to change (the JS API names the argument from it).
+  const Status short_text = make_char_corpus("short", 0.0, 0.1, bad);
+  EXPECT_EQ(short_text.code, ErrorCode::out_of_range);
+  EXPECT_EQ(short_text.field, "text");
+  const Status shares = make_char_corpus(std::string(2000, 'a'), 0.3, 0.3, bad);
+  EXPECT_EQ(shares.code, ErrorCode::invalid_value);
+  EXPECT_EQ(shares.field, "validation_fraction");
+  EXPECT_EQ(make_char_corpus(std::string(2000, 'a'), -0.1, 0.1, bad).field, "dev_fraction");
   const CorpusBaselines b = corpus_baselines(*corpus);
   EXPECT_NEAR(b.uniform, std::log(16.0), 1e-12);
   EXPECT_LT(b.unigram, b.uniform);

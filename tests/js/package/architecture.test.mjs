@@ -38,8 +38,15 @@ test('Emscripten headers appear only in cpp/bindings/ and the named benchmark mo
     'the bindings are where Embind is included (the check above would pass vacuously otherwise)');
 });
 
-test('C++ areas include only the areas below them: base ← paper_a ← cem ← train ← gp', () => {
-  const order = ['base', 'paper_a', 'cem', 'train', 'gp'];
+// The floor plan, written here once: each C++ area may include only itself and the areas before it.
+// README.md quotes it (checked below); docs and comments point here.
+const FLOORS = ['base', 'paper_a', 'cem', 'model', 'train', 'gp'];
+const FLOOR_SENTENCE = `The areas, bottom up: ${FLOORS.map((a) => `\`${a}\``).join(' ← ')}.`;
+
+test(`C++ areas include only the areas below them: ${FLOORS.join(' ← ')}`, () => {
+  const order = FLOORS;
+  assert.deepEqual(readdirSync(join(root, 'cpp/include/gatelab')).sort(), [...FLOORS].sort(), 'every area is a floor');
+  assert.deepEqual(readdirSync(join(root, 'cpp/src')).sort(), [...FLOORS].sort(), 'every source area is a floor');
   const bad = [];
   for (const area of order) {
     const mayInclude = new Set(order.slice(0, order.indexOf(area) + 1));
@@ -52,6 +59,10 @@ test('C++ areas include only the areas below them: base ← paper_a ← cem ← 
   assert.deepEqual(bad, []);
 });
 
+test('README quotes the floor plan as the architecture test writes it', () => {
+  assert.ok(read('README.md').includes(FLOOR_SENTENCE), `README.md must say: ${FLOOR_SENTENCE}`);
+});
+
 test('web/lib uses no DOM (it runs in Node, workers and pages alike)', () => {
   const dom = /\b(document|window|HTMLElement|customElements|requestAnimationFrame|localStorage)\b/;
   // `typeof window` only asks which environment this is; it uses nothing of the DOM.
@@ -59,13 +70,16 @@ test('web/lib uses no DOM (it runs in Node, workers and pages alike)', () => {
   assert.deepEqual(offenders, []);
 });
 
-test('figures import web/lib only through its public entry, web/lib/gatelab.js', () => {
+// The catalogue (generated from the core) is the second public entry: figure schemas need its names before any wasm loads.
+const PUBLIC_ENTRIES = new Set(['web/lib/gatelab.js', 'web/lib/catalogue.js']);
+
+test('figures import web/lib only through its public entries, web/lib/gatelab.js and web/lib/catalogue.js', () => {
   const bad = [];
   for (const path of files('web/components', (p) => /\.js$/.test(p))) {
     for (const [, spec] of code(read(path)).matchAll(/(?:from\s*|import\s*\(\s*)'([^']+)'/g)) {
       if (!spec.startsWith('.')) continue;
       const target = relative(root, join(root, path, '..', spec));
-      if (target.startsWith('web/lib/') && target !== 'web/lib/gatelab.js') bad.push(`${path} imports ${spec}`);
+      if (target.startsWith('web/lib/') && !PUBLIC_ENTRIES.has(target)) bad.push(`${path} imports ${spec}`);
     }
   }
   assert.deepEqual(bad, []);
@@ -87,15 +101,17 @@ test('no source file in cpp/ or web/ exceeds 500 lines', () => {
   assert.deepEqual(long, []);
 });
 
-test('the bindings stay thin: cpp/bindings/ holds at most 920 lines of C++', () => {
+test('the bindings stay thin: cpp/bindings/ holds at most 935 lines of C++', () => {
   // Registrations and conversions only; what computes or checks belongs in the core, where the
   // native and sanitizer tests reach it. Counted like `wc -l cpp/bindings/*.cpp cpp/bindings/*.hpp`.
   // 900 until the symmetry contract (NTK, teleport, balance, gradient norm, symmetrize) added its
   // registrations and conversions; the NTK, orbit and trainer logic they reach lives in the core.
+  // 920 until the option catalogue (bind_catalogue.cpp, one registration of the core's JSON), which
+  // took the place of twelve registrations of single names and labels.
   const sources = files('cpp/bindings', (p) => CPP.test(p));
   const lines = sources.reduce((sum, p) => sum + read(p).split('\n').length - 1, 0);
   assert.ok(sources.length >= 7, `the binding files are found (${sources.length})`);
-  assert.ok(lines <= 920, `cpp/bindings/ has ${lines} lines; move logic into the core`);
+  assert.ok(lines <= 935, `cpp/bindings/ has ${lines} lines; move logic into the core`);
 });
 
 test('every registered figure is declared in the types and documented in both READMEs', () => {

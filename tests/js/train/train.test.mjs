@@ -43,7 +43,7 @@ test('datasets.make takes user points (0 means −1)', () => {
 });
 
 test('datasets.make refuses bad input naming the argument', () => {
-  throwsNamed(() => lab.datasets.make('moons'), /options.task must be one of/, 'invalid-value', 'options.task');
+  throwsNamed(() => lab.datasets.make('moons'), /^task must be one of/, 'invalid-value', 'task');
   throwsNamed(() => lab.datasets.make('circle', { count: 3 }), /options.count must be an integer from 4/, 'out-of-range', 'options.count');
   throwsNamed(() => lab.datasets.make('circle', { count: 1e9 }), /options.count/, 'out-of-range');
   throwsNamed(() => lab.datasets.make('circle', { noise: NaN }), /options.noise must be a finite number/, 'not-finite');

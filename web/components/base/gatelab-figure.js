@@ -8,7 +8,8 @@
 //   update(changed, source) – recompute after a state change (changed: Set of names),
 //   draw()             – paint its canvases (called in an animation frame, only when visible),
 //   csv()              – { columns, rows } behind the picture, for export,
-//   suspend(), resume({ released }), release() – taken out of the page and put back (presence.js).
+//   suspend(), resume({ released }), release() – taken out of the page and put back (presence.js),
+//   screenChanged(onScreen) – the reader can see it now or no longer can (environment.js).
 // The base gives it: lazy start near the viewport and pause off screen, the shared wasm module,
 // sizing to the container (canvases at devicePixelRatio), attributes ⇄ properties ⇄ state with
 // `change` and `ready` events, theming, dark mode and reduced motion, a polite live readout,
@@ -24,6 +25,7 @@ import { buildFrame } from './figure-frame.js';
 import { CanvasFitter } from './canvas-fit.js';
 import { COMMON_ATTRIBUTES } from './figure-meta.js';
 import { Presence } from './presence.js';
+import { watchEnvironment } from './environment.js';
 
 // In a worker (the embed bundle doubles as the runner's worker) there is no HTMLElement.
 const ElementBase = globalThis.HTMLElement ?? class {};
@@ -115,7 +117,7 @@ export class GateLabFigure extends ElementBase {
     // Back in the page after suspend() (and maybe release()): resume({ released }).
     const back = this.#presence.comeBack();
     if (back && this.#running) this.resume(back);
-    this.#watchEnvironment();
+    this.#cleanups.push(...watchEnvironment(this, this.#fitter));
     this.#mirrorUrl(this.hasAttribute('url-state'));
     if (typeof IntersectionObserver === 'function') {
       const observer = new IntersectionObserver((entries) => this.#setVisible(entries.at(-1).isIntersecting),
@@ -428,22 +430,6 @@ export class GateLabFigure extends ElementBase {
     for (const resolve of this.#settleWaiters.splice(0)) resolve(this);
   }
 
-  // ---- environment: colour scheme, motion ------------------------------------------------
-
-  #watchEnvironment() {
-    const watch = (query, onChange) => {
-      const list = matchMedia(query);
-      onChange(list.matches);
-      const listener = (event) => onChange(event.matches);
-      list.addEventListener('change', listener);
-      this.#cleanups.push(() => list.removeEventListener('change', listener));
-    };
-    watch('(prefers-reduced-motion: reduce)', (matches) => (this.reducedMotion = matches));
-    watch('(prefers-color-scheme: dark)', () => this.refreshTheme());
-    this.#fitter.watchResolution();
-    this.#cleanups.push(() => this.#fitter.stop());
-  }
-
   /** Re-reads the theme (after a page changes --gatelab-* properties) and redraws. */
   refreshTheme() {
     this.theme = null;
@@ -491,6 +477,8 @@ export class GateLabFigure extends ElementBase {
   resume() {}
   /** Out of the page for releaseDelay ms: free worker sessions and library objects. */
   release() {}
+  /** The reader can see the figure now (on screen, tab visible), or no longer can: training runs only then. */
+  screenChanged() {}
   async start() {}
   update() {}
   draw() {}

@@ -3,94 +3,58 @@
 // "symmetric (ReLU)", "MLP (GELU)". Every figure, task and page reads them here and nowhere
 // else, so a name is written once.
 //
-// THE ONE PLACE TO SWITCH TO THE LIBRARY. The names belong to web/lib, which is to provide
-// them as lab.layerKinds ([{ name, label }]), lab.activationInfo(name).label / .shortLabel /
-// .gatedName and lab.layerLabel({ kind, activation }). Until it does, LOCAL_KINDS and
-// LOCAL_ACTIVATIONS below hold them. Every reader already takes the lab and asks it first
-// (fromLibrary), so once the library has them the figures show the library's names; then delete
-// the two local tables and the fallbacks (a reader called before the lab has loaded, e.g. while
-// a figure builds its controls, then needs a lab: sharedLab() or the figure's own).
+// They come from the core: web/lib/catalogue.js, which scripts/catalogue.mjs generates
+// from the C++ name functions (paper_a/labels.hpp, base/activations.hpp), so a figure has them
+// before any wasm loads, in the worker too. A layer's whole label ("SwiGLU, λ = 0.25") is the
+// library's lab.layerLabel once a lab is at hand; before that, the same rule over the same names.
 // No DOM here: the runner's tasks read it in the worker too.
+import { LABELS, NAMES } from '../../lib/catalogue.js';
 
-/** LOCAL TABLE (see above): the layer kinds, in the library's order. */
-const LOCAL_KINDS = Object.freeze([
-  Object.freeze({ name: 'mlp', label: 'MLP' }),
-  Object.freeze({ name: 'symmetric', label: 'symmetric' }),
-  Object.freeze({ name: 'gated', label: 'gated' }),
-]);
-
-const entry = (label, shortLabel, gatedName = null) => Object.freeze({ label, shortLabel, gatedName });
-/** LOCAL TABLE (see above): each catalogue activation's label, short label and gated variant's name. */
-const LOCAL_ACTIVATIONS = Object.freeze({
-  identity: entry('identity', 'id', 'Bilinear'),
-  relu: entry('ReLU', 'ReLU', 'ReGLU'),
-  leaky_relu: entry('leaky ReLU', 'leaky'),
-  relu2: entry('ReLU²', 'ReLU²'),
-  gelu: entry('GELU', 'GELU', 'GEGLU'),
-  gelu_tanh: entry('GELU (tanh)', 'GELUₜ', 'GEGLU (tanh)'),
-  silu: entry('SiLU', 'SiLU', 'SwiGLU'),
-  swish: entry('Swish', 'Swish'),
-  sigmoid: entry('sigmoid', 'sigm', 'GLU'),
-  tanh: entry('tanh', 'tanh'),
-  softplus: entry('softplus', 'softp'),
-});
-
-/** True when the lab provides the names itself. */
-function fromLibrary(lab) {
-  return Array.isArray(lab?.layerKinds) && typeof lab.layerLabel === 'function';
-}
+const KINDS = Object.freeze(NAMES.kinds.map((name) => Object.freeze({ name, label: LABELS.kinds[name] })));
 
 /** { label, shortLabel, gatedName } of an activation; an unknown name is shown as it is. */
-function activationNames(name, lab) {
-  if (fromLibrary(lab)) {
-    try {
-      const info = lab.activationInfo(name);
-      if (info?.label) return { label: info.label, shortLabel: info.shortLabel ?? info.label, gatedName: info.gatedName ?? null };
-    } catch {
-      // Not a catalogue name: shown as it is, below.
-    }
-  }
-  return LOCAL_ACTIVATIONS[name] ?? { label: String(name), shortLabel: String(name), gatedName: null };
+function activationNames(name) {
+  return LABELS.activations[name] ?? { label: String(name), shortLabel: String(name), gatedName: null };
 }
 
-/** The layer kinds, [{ name, label }]. */
-export function layerKinds(lab = null) {
-  return fromLibrary(lab) ? lab.layerKinds : LOCAL_KINDS;
+/** The layer kinds, [{ name, label }], in the core's order. */
+export function layerKinds() {
+  return KINDS;
 }
 
 /** The kinds' names: ['mlp', 'symmetric', 'gated']. */
-export function layerKindNames(lab = null) {
-  return layerKinds(lab).map((k) => k.name);
+export function layerKindNames() {
+  return layerKinds().map((k) => k.name);
 }
 
 /** The kinds whose units have a query and a key, so Q ↔ K can be exchanged (all but the MLP). */
-export function queryKindNames(lab = null) {
-  return layerKindNames(lab).filter((name) => name !== 'mlp');
+export function queryKindNames() {
+  return layerKindNames().filter((name) => name !== 'mlp');
 }
 
 /** A kind's label: "MLP", "symmetric", "gated". */
-export function kindLabel(kind, lab = null) {
-  return layerKinds(lab).find((k) => k.name === kind)?.label ?? String(kind);
+export function kindLabel(kind) {
+  return layerKinds().find((k) => k.name === kind)?.label ?? String(kind);
 }
 
 /** An activation's label: "SiLU", "GELU (tanh)". */
-export function activationLabel(name, lab = null) {
-  return activationNames(name, lab).label;
+export function activationLabel(name) {
+  return activationNames(name).label;
 }
 
 /** An activation's short label, for crowded axes: "sigm", "softp". */
-export function activationShortLabel(name, lab = null) {
-  return activationNames(name, lab).shortLabel;
+export function activationShortLabel(name) {
+  return activationNames(name).shortLabel;
 }
 
 /** The name of the gated layer with this activation ("SwiGLU", "Bilinear"), or null. */
-export function gatedName(name, lab = null) {
-  return activationNames(name, lab).gatedName;
+export function gatedName(name) {
+  return activationNames(name).gatedName;
 }
 
 /** An activation as menus and readouts show it: "SiLU (SwiGLU)", "tanh", "GELU (tanh)". */
-export function activationDisplayName(name, lab = null) {
-  const { label, gatedName: gated } = activationNames(name, lab);
+export function activationDisplayName(name) {
+  const { label, gatedName: gated } = activationNames(name);
   return gated && !label.includes('(') ? `${label} (${gated})` : label;
 }
 
@@ -99,7 +63,7 @@ export function activationDisplayName(name, lab = null) {
  * layer with symmetrize λ: "symgated (SiLU)" at 1, "SwiGLU, λ = 0.25" between 0 and 1; ", rank r" for r > 1.
  */
 export function layerLabel({ kind, activation, rank = 1, symmetrize = 0 }, lab = null) {
-  if (fromLibrary(lab)) return lab.layerLabel({ kind, activation, rank, symmetrize });
+  if (typeof lab?.layerLabel === 'function') return lab.layerLabel({ kind, activation, rank, symmetrize });
   const { label, gatedName: gated } = activationNames(activation);
   const ranked = (text) => (kind !== 'mlp' && rank > 1 ? `${text}, rank ${rank}` : text);
   if (kind === 'gated' && symmetrize === 1) return ranked(`symgated (${label})`);
@@ -109,6 +73,6 @@ export function layerLabel({ kind, activation, rank = 1, symmetrize = 0 }, lab =
 }
 
 /** A regular-expression source matching "kind:activation", e.g. for a `models` attribute. */
-export function kindActivationPattern(lab = null) {
-  return `(${layerKindNames(lab).join('|')}):[a-z0-9_]{1,20}`;
+export function kindActivationPattern() {
+  return `(${layerKindNames().join('|')}):[a-z0-9_]{1,20}`;
 }

@@ -1,6 +1,6 @@
 // Types of the paper-A figures (gated MLPs as symmetry-broken rank-1 bilinear attention);
 // web/components/index.d.ts re-exports them. See web/components/README.md.
-import type { GateLabFigure } from '../index.js';
+import type { GateLabFigure } from '../base/gatelab-figure.js';
 
 /** <gatelab-exchange>: one output of a random layer over the input plane (a, b, 1); Q ↔ K toggle. */
 export interface ExchangeState {

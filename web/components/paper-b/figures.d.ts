@@ -1,6 +1,6 @@
 // Types of the paper-B figures (causal energy minimization); web/components/index.d.ts
 // re-exports them. See web/components/README.md.
-import type { GateLabFigure } from '../index.js';
+import type { GateLabFigure } from '../base/gatelab-figure.js';
 
 export interface EnergyState {
   /** 2 to 8 tokens "x,y" separated by spaces, each coordinate within ±6; the last is the query. */

@@ -5,13 +5,14 @@
 // (untied attention and the gated MLP) and the standard layer a tied one equals. Every number is
 // computed by the C++ core (cpp/bindings/bind_cem.cpp); this file validates the options and
 // makes the wrappers (layers.js). Types: cem.d.ts.
+import { NAMES } from '../catalogue.js';
 import { throwCoreError } from '../core/errors.js';
 import { handleOf } from '../core/handles.js';
-import { fail, oneOf, plainObject, seedOf } from '../core/validate.js';
+import { fail, oneOf, optionsOf, seedOf } from '../core/validate.js';
 import { CemAttention, CemMlp, float32, GatedMlp, StandardAttention } from './layers.js';
 
-export const CEM_DIAGONALS = Object.freeze(['none', 'per-head', 'shared']);
-export const CEM_PRECONDS = Object.freeze(['none', 'paper', 'psd']);
+export const CEM_DIAGONALS = NAMES.diagonals;
+export const CEM_PRECONDS = NAMES.preconditioners;
 
 // The options the core may name in a validation message; they are the JS option names.
 const OPTION_FIELDS = ['d', 'heads', 'steps', 'eta', 'beta', 'diagonal', 'precond', 'precondRank', 'seed', 'hidden',
@@ -75,7 +76,7 @@ export function installCem(core) {
 
     /** CEM attention; see cem.d.ts for the options. Dispose it when done. */
     createAttention(options) {
-      const o = plainObject('options', options);
+      const o = optionsOf('options', options, 'cem.createAttention');
       const d = int32('d', o.d);
       const config = {
         d,
@@ -93,7 +94,7 @@ export function installCem(core) {
 
     /** The tied gated MLP; see cem.d.ts for the options. Dispose it when done. */
     createMlp(options) {
-      const o = plainObject('options', options);
+      const o = optionsOf('options', options, 'cem.createMlp');
       const d = int32('d', o.d);
       const { activation, beta } = activationOptions(o, 'relu');
       const config = {
@@ -113,7 +114,7 @@ export function installCem(core) {
 
     /** Standard (untied) causal multi-head attention: W_Q, W_K, W_V, W_O, 4d² parameters. */
     createStandardAttention(options) {
-      const o = plainObject('options', options);
+      const o = optionsOf('options', options, 'cem.createStandardAttention');
       const config = { d: int32('d', o.d), heads: o.heads === undefined ? 1 : int32('heads', o.heads), beta: attentionBeta(o),
         seed: seedOf('seed', o.seed) };
       throwCoreError(m._validateCemStdAttentionOptions(config), OPTIONS);
@@ -122,7 +123,7 @@ export function installCem(core) {
 
     /** The gated MLP (SwiGLU with activation 'silu'): W_gate, W_up, W_down, 3dM parameters. */
     createGatedMlp(options) {
-      const o = plainObject('options', options);
+      const o = optionsOf('options', options, 'cem.createGatedMlp');
       const { activation, beta } = activationOptions(o, 'silu');
       const config = { d: int32('d', o.d), hidden: int32('hidden', o.hidden), activation, activationBeta: beta,
         seed: seedOf('seed', o.seed) };

@@ -4,7 +4,7 @@
 // computed by the C++ core (cpp/bindings/bind_cem.cpp).
 import { GateLabError, throwCoreError } from '../core/errors.js';
 import { handleOf } from '../core/handles.js';
-import { fail, finiteNumber, floatArray, integer, plainObject } from '../core/validate.js';
+import { fail, finiteNumber, floatArray, integer, optionsOf } from '../core/validate.js';
 import { CemModule, checkBatch, coreOfModule, gradientsOf, parameterTotal } from './module.js';
 
 // A batch call's core error names n; an energy call's may name i, or the activation (no Φ).
@@ -86,7 +86,7 @@ class CemLayer extends CemModule {
     const handle = checkBatch(this, h, n);
     const core = coreOfModule(this);
     integer('i', i, { min: 0, max: n - 1 });
-    const o = plainObject('options', options);
+    const o = optionsOf('options', options, 'cem.energyGrid');
     const min = o.min === undefined ? -3 : float32('options.min', o.min);
     const max = o.max === undefined ? 3 : float32('options.max', o.max);
     if (!(min < max)) {

@@ -4,6 +4,7 @@
 // None of it is a property of the lab: the library's own files (and its tests) reach it from a
 // lab through coreOf(lab), a WeakMap only this module can read, so `lab` enumerates its public
 // API and nothing else.
+import { LABELS, NAMES } from '../catalogue.js';
 import { GateLabError } from './errors.js';
 import { HandleTracker } from './handles.js';
 import { Heap } from './heap.js';
@@ -13,10 +14,9 @@ const CORES = new WeakMap();
 
 /** The private context of a freshly instantiated module. */
 export function createCore(module) {
-  const activations = Object.freeze(Array.from({ length: module._activationCount }, (_, i) => module._activationName(i)));
-  // The one table of layer kinds (paper_a/labels.hpp): names and labels from the core.
-  const layerKinds = Object.freeze(Array.from({ length: module._layerKindCount },
-    (_, i) => Object.freeze({ name: module._layerKindName(i), label: module._layerKindLabel(i) })));
+  // The name sets and labels are the core's, as the build generated them (web/lib/catalogue.js).
+  const activations = NAMES.activations;
+  const layerKinds = Object.freeze(NAMES.kinds.map((name) => Object.freeze({ name, label: LABELS.kinds[name] })));
   return Object.freeze({
     module,
     heap: new Heap(module),
@@ -25,7 +25,7 @@ export function createCore(module) {
     layerKinds,
     kinds: Object.freeze(layerKinds.map((k) => k.name)),
     // The optimizer family's names (train/optimizer.hpp), in the core's order.
-    optimizers: Object.freeze(Array.from({ length: module._optimizerCount }, (_, i) => module._optimizerName(i))),
+    optimizers: NAMES.optimizers,
     /** The catalogue index of an activation name; GateLabError naming `argument` otherwise. */
     activationIndex(name, argument = 'activation') {
       return activations.indexOf(oneOf(argument, name, activations));

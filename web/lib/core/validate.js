@@ -4,6 +4,7 @@
 // (not a number, not an integer, not a Float32Array, not an options object), 'not-finite'
 // (NaN or ±Infinity), 'out-of-range' (outside a documented interval or cap), 'invalid-value'
 // (an unknown name, an array of the wrong length, a combination that does not fit).
+import { OPTIONS } from '../catalogue.js';
 import { GateLabError } from './errors.js';
 
 const SEED_MAX = 2 ** 32 - 1;
@@ -55,6 +56,47 @@ export function plainObject(argument, value) {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(argument, 'an options object', value, 'invalid-type');
   return value;
+}
+
+/** The number of single-character edits between a and b (for "did you mean" in a typo's message). */
+function editDistance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
+/**
+ * Refuses an option the entry does not take, from the core's catalogue (web/lib/catalogue.js): a typo is
+ * an 'invalid-value' GateLabError naming it (`options.hiden`), never silently ignored.
+ */
+export function knownOptions(argument, options, entry) {
+  const fields = OPTIONS[entry];
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(fields, key)) continue;
+    const names = Object.keys(fields);
+    const near = names.filter((n) => editDistance(n.toLowerCase(), key.toLowerCase()) <= 2);
+    const hint = near.length ? ` Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : '';
+    throw new GateLabError(`${argument}.${key} is not an option of ${entry} (its options: ${names.join(', ')}).${hint}`,
+      { argument: `${argument}.${key}`, code: 'invalid-value' });
+  }
+  return options;
+}
+
+/** The fixed range the core checks for an option, from the catalogue: { min, max }, or {} when it has none. */
+export function rangeOf(entry, option) {
+  const { min, max } = OPTIONS[entry][option];
+  return min === undefined ? {} : { min, max };
+}
+
+/** An options object (undefined gives {}) whose every key is an option of the catalogue's entry. */
+export function optionsOf(argument, value, entry) {
+  return knownOptions(argument, plainObject(argument, value), entry);
 }
 
 export function boolean(argument, value) {

@@ -3,8 +3,9 @@
 // or standard transformer on the task live (session.js). Every number comes from the C++ core
 // (cpp/src/gp/ via cpp/bindings/bind_gp.cpp); this file fills in defaults, validates, copies
 // arrays and throws GateLabError. installGp(core) returns lab.gp. Types: gp.d.ts.
+import { NAMES, OPTIONS as CATALOGUE } from '../catalogue.js';
 import { throwCoreError } from '../core/errors.js';
-import { boolean, fail, finiteNumber, integer, oneOf, plainObject, seedOf } from '../core/validate.js';
+import { boolean, finiteNumber, integer, oneOf, optionsOf, seedOf } from '../core/validate.js';
 import { GpSession, queryCount, sequenceOf } from './session.js';
 
 export const GP_DEFAULTS = Object.freeze({
@@ -13,18 +14,18 @@ export const GP_DEFAULTS = Object.freeze({
   d: 16, layers: 2, heads: 2, hidden: 32, eta: 0.25, learnEta: false, batch: 8, lr: 0.003, warmup: 20, clipNorm: 1, seed: 0,
 });
 
-const INTEGERS = ['dx', 'length', 'steps', 'precondRank', 'd', 'layers', 'heads', 'hidden', 'batch', 'warmup'];
-const NUMBERS = ['lengthScale', 'signalVar', 'noiseStd', 'eta', 'lr', 'clipNorm'];
-const CHOICES = { inputs: ['uniform', 'normal'], family: ['cem', 'standard'], diagonal: ['none', 'per-head', 'shared'],
-  precond: ['none', 'paper', 'psd'] };
+// The options' types and name sets are the core's (web/lib/catalogue.js).
+const ofType = (type) => Object.keys(CATALOGUE.gp).filter((k) => CATALOGUE.gp[k].type === type);
+const INTEGERS = ofType('integer');
+const NUMBERS = ofType('number');
+const CHOICES = Object.fromEntries(ofType('name').map((k) => [k, NAMES[CATALOGUE.gp[k].of]]));
 // 'per-head' is the spelling of the whole API; lab.gp also takes the older 'per_head'.
 const DIAGONAL_ALIASES = { per_head: 'per-head' };
 const OPTIONS = { argument: 'options', prefix: 'options', fields: Object.keys(GP_DEFAULTS) };
 
 /** Every field of GP_DEFAULTS, type-checked (ranges are the core's to check). */
 function fullOptions(options) {
-  const o = plainObject('options', options);
-  for (const key of Object.keys(o)) if (!(key in GP_DEFAULTS)) fail(`options.${key}`, 'a known option', key, 'invalid-value');
+  const o = optionsOf('options', options, 'gp');
   const out = { ...GP_DEFAULTS };
   for (const k of INTEGERS) if (o[k] !== undefined) out[k] = integer(`options.${k}`, o[k], { min: 0 });
   if (o.seed !== undefined) out.seed = seedOf('options.seed', o.seed);

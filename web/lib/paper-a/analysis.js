@@ -4,7 +4,7 @@
 // this file validates, copies arrays in and out, and throws GateLabError.
 import { throwCoreError } from '../core/errors.js';
 import { using } from '../core/handles.js';
-import { fail, finiteNumber, floatArray, integer, listOf, oneOf, optional, plainObject, seedOf } from '../core/validate.js';
+import { fail, finiteNumber, floatArray, integer, listOf, oneOf, optional, optionsOf, seedOf } from '../core/validate.js';
 import { layerHandle } from './layer.js';
 
 const OPTIONS = { argument: 'options', prefix: 'options' };
@@ -12,7 +12,7 @@ const OPTIONS = { argument: 'options', prefix: 'options' };
 /** The symmetry census: one row per kind × activation × rank. */
 export function census(core, options) {
   const m = core.module;
-  const o = plainObject('options', options);
+  const o = optionsOf('options', options, 'census');
   const c = {
     kinds: listOf('options.kinds', o.kinds, core.kinds, (a, v) => oneOf(a, v, core.kinds)).join(','),
     activations: listOf('options.activations', o.activations, [], (a, v) => oneOf(a, v, core.activations)).join(','),
@@ -36,7 +36,7 @@ export function census(core, options) {
   });
 }
 
-/** Values per row of the core's rank table (cpp/bindings/bind_paper_a_analysis.cpp). */
+/** Values per row of the core's rank table (cpp/bindings/bind_paper_a.cpp). */
 const RANK_ROW = 8;
 
 /**
@@ -45,7 +45,7 @@ const RANK_ROW = 8;
  */
 export function rankApprox(core, options) {
   const m = core.module;
-  const o = plainObject('options', options);
+  const o = optionsOf('options', options, 'rankApprox');
   const r = {
     activation: optional(o.activation, 'relu', (v) => oneOf('options.activation', v, core.activations)),
     beta: optional(o.beta, 1, (v) => finiteNumber('options.beta', v)),

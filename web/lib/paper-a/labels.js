@@ -2,15 +2,14 @@
 // ("SwiGLU", "symmetric (ReLU)", "MLP (GELU)", "symgated (SiLU)"), all from the one table in the
 // C++ core (paper_a/labels.hpp). Figures read them through lab.layerKinds,
 // lab.activationInfo(name) and lab.layerLabel(layer) instead of keeping copies.
+import { LABELS } from '../catalogue.js';
 import { GateLabError } from '../core/errors.js';
 import { fail, finiteNumber, integer, oneOf, plainObject } from '../core/validate.js';
 
 /** { label, shortLabel, gatedName } of a catalogue activation (the name checked by the caller). */
 export function activationLabels(core, name) {
-  const i = core.activations.indexOf(name);
-  const gatedName = core.module._gatedVariantName(i);
-  return { label: core.module._activationLabel(i), shortLabel: core.module._activationShortLabel(i),
-    gatedName: gatedName === '' ? null : gatedName };
+  const { label, shortLabel, gatedName } = LABELS.activations[name];
+  return { label, shortLabel, gatedName };
 }
 
 /**

@@ -2,7 +2,7 @@
 // the documented row-major layout, and the two symmetry transforms (docs/MATH.md §A7, §A8).
 import { GateLabError, throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { fail, finiteNumber, floatArray, integer, oneOf, plainObject, seedOf } from '../core/validate.js';
+import { fail, finiteNumber, floatArray, integer, oneOf, optionsOf, plainObject, rangeOf, seedOf } from '../core/validate.js';
 
 const BATCH = { argument: 'rows', fields: [] };
 const OPTION_FIELDS = ['kind', 'activation', 'beta', 'dIn', 'hidden', 'dOut', 'rank', 'seed', 'symmetrize'];
@@ -112,16 +112,16 @@ export function layerHandle(layer, argument = 'layer') {
 
 /** lab.createLayer: validates the options, then asks the core for the layer. */
 export function createLayer(core, options) {
-  const o = plainObject('options', options);
+  const o = optionsOf('options', options, 'createLayer');
   const kind = oneOf('kind', o.kind, core.kinds);
   const activation = core.activations[core.activationIndex(o.activation ?? 'relu')];
   const layerOptions = {
     kind,
     activation,
     beta: o.beta === undefined ? 1 : finiteNumber('beta', o.beta),
-    dIn: integer('dIn', o.dIn),
-    hidden: integer('hidden', o.hidden),
-    dOut: integer('dOut', o.dOut),
+    dIn: integer('dIn', o.dIn, rangeOf('createLayer', 'dIn')),
+    hidden: integer('hidden', o.hidden, rangeOf('createLayer', 'hidden')),
+    dOut: integer('dOut', o.dOut, rangeOf('createLayer', 'dOut')),
     rank: kind === 'mlp' || o.rank === undefined ? 1 : integer('rank', o.rank),
     seed: seedOf('seed', o.seed),
     // Its range and kind are the core's to check (docs/MATH.md §A11).

@@ -54,7 +54,7 @@ export function createSymmetry(core) {
 
     /** Float32Array n·n: row i is a_i, column j is b_j, value σ(a)b − σ(b)a. */
     exchangePlane(activation, options) {
-      const { index, beta, min, max, n } = curveOptions(core, activation, options, 64);
+      const { index, beta, min, max, n } = curveOptions(core, activation, options, 64, 'symmetry.exchangePlane');
       const [error, plane] = core.heap.call([], [n * n], (p) => m._exchangePlane(index, beta, min, max, n, p));
       throwCoreError(error, { argument: 'options', prefix: 'options', fields: ['min', 'max', 'n', 'beta'] });
       return plane;

@@ -5,7 +5,7 @@
 // for bit here, in a worker, in another browser and in the native experiment runner.
 import { throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { boolean, fail, finiteNumber, integer, oneOf, optional, plainObject, seedOf } from '../core/validate.js';
+import { boolean, fail, finiteNumber, integer, oneOf, optional, optionsOf, seedOf } from '../core/validate.js';
 
 export const SPLITS = Object.freeze(['train', 'dev', 'validation']);
 const MAX_STEPS_PER_CALL = 10000;
@@ -127,7 +127,7 @@ const DEFAULTS = Object.freeze({ d: 32, layers: 2, heads: 4, context: 32, batch:
   weightDecay: 0.1, clipNorm: 1, momentum: 0.9, warmup: 50, decaySteps: 0, mlpInitRms: 0, gaugeFix: false });
 
 function mlpOptions(core, mlp, d) {
-  const o = plainObject('options.mlp', mlp ?? {});
+  const o = optionsOf('options.mlp', mlp ?? {}, 'lm.mlp');
   const kind = optional(o.kind, 'gated', (v) => oneOf('options.mlp.kind', v, core.kinds));
   const activation = optional(o.activation, 'silu', (v) => oneOf('options.mlp.activation', v, core.activations));
   const rank = kind === 'mlp' ? 1 : optional(o.rank, 1, (v) => integer('options.mlp.rank', v));
@@ -149,21 +149,23 @@ export function installLm(core) {
     /** Cuts text into train (the first 1 − dev − validation), dev and validation characters. */
     createCorpus(text, options) {
       if (typeof text !== 'string') fail('text', 'a string', text, 'invalid-type');
-      const o = plainObject('options', options ?? {});
+      const o = optionsOf('options', options ?? {}, 'lm.createCorpus');
       const dev = optional(o.devFraction, 0.05, (v) => finiteNumber('options.devFraction', v));
       const val = optional(o.validationFraction, 0.05, (v) => finiteNumber('options.validationFraction', v));
       const handle = new m.LmCorpus(text, dev, val);
       const error = handle.error();
       if (error.code !== 'ok') {
         handle.delete();
-        throwCoreError(error, { argument: text.length < 1000 ? 'text' : 'options', fields: [] });
+        // The core names the field: the text (too short) or one of the fractions.
+        throwCoreError(error, error.field === 'text' ? { argument: 'text', fields: [] }
+          : { argument: 'options', prefix: 'options', fields: ['devFraction', 'validationFraction'] });
       }
       return new LmCorpus(core, handle, { devFraction: dev, validationFraction: val });
     },
 
     /** The MLP width that spends `budget` parameters per block on a d → d layer (docs/MATH.md §A20). */
     hiddenForBudget(options) {
-      const o = plainObject('options', options);
+      const o = optionsOf('options', options, 'lm.hiddenForBudget');
       const kind = optional(o.kind, 'gated', (v) => oneOf('options.kind', v, core.kinds));
       return m._lmHiddenForBudget(kind, optional(o.rank, 1, (v) => integer('options.rank', v)),
         integer('options.d', o.d), integer('options.budget', o.budget));
@@ -171,7 +173,7 @@ export function installLm(core) {
 
     /** A model in training on a corpus; see train.d.ts for the options and their defaults. */
     createSession(options) {
-      const o = plainObject('options', options);
+      const o = optionsOf('options', options, 'lm.createSession');
       if (!(o.corpus instanceof LmCorpus)) fail('options.corpus', 'a corpus made by lab.lm.createCorpus', o.corpus, 'invalid-type');
       const d = optional(o.d, DEFAULTS.d, (v) => integer('options.d', v));
       const mlp = mlpOptions(core, o.mlp, d);

@@ -2,12 +2,15 @@
 // type-checked here with the name the caller wrote (options.data.count, options.learningRate
 // …), defaults are filled in, and the result is the plain object the Embind value_objects
 // expect. Ranges and caps are then checked again by the C++ core, which owns them.
+import { NAMES } from '../catalogue.js';
 import { GateLabError } from '../core/errors.js';
-import { boolean, fail, finiteNumber, floatArray, integer, oneOf, optional, plainObject, seedOf } from '../core/validate.js';
+import { boolean, fail, finiteNumber, floatArray, integer, oneOf, optional, optionsOf, plainObject, seedOf }
+  from '../core/validate.js';
 
-export const TASKS = Object.freeze(['circle', 'xor', 'gaussians', 'spiral', 'checkerboard', 'teacher', 'user']);
-export const LOSSES = Object.freeze(['mse', 'cross_entropy']);
-export const OPTIMIZERS = Object.freeze(['sgd', 'momentum', 'adam']);
+// The name sets are the core's (web/lib/catalogue.js, generated from the C++ name functions).
+export const TASKS = NAMES.tasks;
+export const LOSSES = NAMES.losses;
+export const OPTIMIZERS = NAMES.trainerOptimizers;
 
 function number(argument, value, fallback) {
   return optional(value, fallback, (v) => finiteNumber(argument, v));
@@ -21,6 +24,7 @@ function activation(core, argument, value, fallback) {
 function userPoints(core, prefix, p) {
   const max = core.module._maxDatasetPoints;
   if (p === null || typeof p !== 'object') fail(`${prefix}.points`, 'an object { x, y } for the user task', p, 'invalid-type');
+  optionsOf(`${prefix}.points`, p, 'datasets.points');
   if (!(p.y instanceof Float32Array)) fail(`${prefix}.points.y`, 'a Float32Array of labels (-1, 0 or 1)', p.y, 'invalid-type');
   const count = p.y.length;
   if (count < 2 || count > max) fail(`${prefix}.points.y`, `a Float32Array of 2 to ${max} labels`, p.y, 'out-of-range');
@@ -31,12 +35,14 @@ function userPoints(core, prefix, p) {
 
 /**
  * Dataset options → { data (PaDataOptions), points: { x, y, count } }. `prefix` names the
- * object in messages ('options' or 'options.data').
+ * object in messages ('options' for lab.datasets.make, whose task is its first argument, or
+ * 'options.data' of a trainer, whose task is options.data.task).
  */
 export function dataOptions(core, task, options, prefix) {
-  oneOf(`${prefix}.task`, task, TASKS);
-  const o = plainObject(prefix, options);
-  const teacher = plainObject(`${prefix}.teacher`, o.teacher);
+  const nested = prefix !== 'options';
+  oneOf(nested ? `${prefix}.task` : 'task', task, TASKS);
+  const o = optionsOf(prefix, options, nested ? 'trainer.data' : 'datasets.make');
+  const teacher = optionsOf(`${prefix}.teacher`, o.teacher, 'datasets.teacher');
   const data = {
     task,
     count: optional(o.count, 200, (v) => integer(`${prefix}.count`, v, { min: 4, max: core.module._maxDatasetPoints })),

@@ -1,10 +1,11 @@
 // lab.race: one quick batch of the training race — every model, every seed, to the end — at
 // equal parameter budgets (or Shazeer's width rule). The core trains and aggregates the curves
 // (cpp/src/train/race.cpp); this file validates the options and copies the bands out.
+import { NAMES } from '../catalogue.js';
 import { throwCoreError } from '../core/errors.js';
 import { using } from '../core/handles.js';
 import { GateLabError } from '../core/errors.js';
-import { finiteNumber, integer, listOf, oneOf, optional, plainObject } from '../core/validate.js';
+import { finiteNumber, integer, knownOptions, listOf, oneOf, optional, optionsOf, plainObject } from '../core/validate.js';
 import { nestedData, trainOptions } from './options.js';
 
 const DEFAULT_MODELS = ['mlp:relu', 'symmetric:relu', 'gated:relu', 'gated:gelu', 'gated:silu', 'gated:sigmoid', 'gated:identity'];
@@ -14,7 +15,7 @@ const OPTIONS = { argument: 'options', prefix: 'options' };
 function raceModels(core, models) {
   return listOf('options.models', models, DEFAULT_MODELS, (argument, m) => {
     if (m === 'bilinear') return 'gated:identity';
-    const o = plainObject(argument, m);
+    const o = optionsOf(argument, m, 'race.model');
     const kind = oneOf(`${argument}.kind`, o.kind, core.kinds);
     const activation = optional(o.activation, 'relu', (v) => oneOf(`${argument}.activation`, v, core.activations));
     // λ crosses in the list ('gated:silu:0.5'); its range and kind are the core's to check.
@@ -50,10 +51,11 @@ export function race(core, options) {
     throw new GateLabError('options.symmetrize is per model in a race: give it in options.models '
       + '({ kind, activation, symmetrize })', { argument: 'options.symmetrize', code: 'unsupported' });
   }
+  knownOptions('options', o, 'race');
   const steps = optional(o.steps, 1000, (v) => integer('options.steps', v, { max: m._maxRaceSteps }));
   const raceOptions = {
     models: raceModels(core, o.models),
-    widthRule: optional(o.widthRule, 'budget', (v) => oneOf('options.widthRule', v, ['budget', 'shazeer'])),
+    widthRule: optional(o.widthRule, 'budget', (v) => oneOf('options.widthRule', v, NAMES.widthRules)),
     steps,
     seeds: optional(o.seeds, 3, (v) => integer('options.seeds', v, { max: m._maxRaceSeeds })),
     budget: optional(o.budget, 128, (v) => integer('options.budget', v, { max: m._maxRaceBudget })),

@@ -3,7 +3,7 @@
 // (cpp/src/train/); this file validates, copies arrays in and out, and throws GateLabError.
 // installTrain(core) returns the members gatelab.js puts on the lab.
 import { throwCoreError } from '../core/errors.js';
-import { fail, plainObject } from '../core/validate.js';
+import { fail, optionsOf } from '../core/validate.js';
 import { dataOptions, nestedData, TASKS, trainOptions } from './options.js';
 import { race } from './race.js';
 import { Trainer } from './trainer.js';
@@ -32,7 +32,7 @@ export function installTrain(core) {
   /** A trainer; see train.d.ts for the options. Dispose it when done. */
   function createTrainer(options) {
     if (options === undefined) fail('options', 'an options object', options, 'invalid-type');
-    const o = plainObject('options', options);
+    const o = optionsOf('options', options, 'createTrainer');
     const train = trainOptions(core, o);
     const { data, points } = nestedData(core, o);
     const [handle] = core.heap.call([points.x, points.y], [], (px, py) => {

@@ -54,7 +54,7 @@ class CemAttentionT {
  public:
   // Never fails: an invalid config gives an object whose error() is the validate() message
   // and whose every call returns it. Init: W_Q then W_K ~ N(0, 1/d) from Pcg32(seed),
-  // diag = 0, preconditioner as cem_preconditioner.hpp says (P = I for none and paper).
+  // diag = 0, preconditioner as gatelab/cem/preconditioner.hpp says (P = I for none and paper).
   explicit CemAttentionT(const CemAttentionConfig& config);
 
   const Status& error() const { return error_; }

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "gatelab/cem/transformer.hpp"
+#include "gatelab/model/transformer.hpp"
 #include "gatelab/gp/data.hpp"
 #include "gatelab/train/optimizer.hpp"
 #include "gatelab/base/rng.hpp"

@@ -1,5 +1,5 @@
 // The paper-A layer family (docs/MATH.md §A1, §A4–§A6, §A11) with forward and backward passes:
-// the one MLP of GateLab, also the MLP slot of the transformer (cem/transformer.hpp).
+// the one MLP of GateLab, also the MLP slot of the transformer (model/transformer.hpp).
 //
 //   mlp        f(x) = σ(x Kᵀ) V                                   K: (m, d_in)
 //   symmetric  f(x) = Σ_j σ( Σ_t (x q_jtᵀ)(x k_jtᵀ) ) v_j         Q, K: (m, r, d_in)

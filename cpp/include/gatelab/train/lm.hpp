@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "gatelab/base/rng.hpp"
-#include "gatelab/cem/transformer.hpp"
+#include "gatelab/model/transformer.hpp"
 #include "gatelab/train/char_corpus.hpp"
 #include "gatelab/train/optimizer.hpp"
 

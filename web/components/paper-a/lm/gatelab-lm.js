@@ -16,6 +16,7 @@
 // lm-report.js (curves over seeds, standings, table, samples), lm-charts.js (drawing),
 // lm-controls.js, lm-export.js, lm-styles.js and lm-text-url.js (where the text is served).
 import { GateLabFigure } from '../../base/gatelab-figure.js';
+import { Restarter } from '../../base/restart.js';
 import { addJsonExport, palette } from '../../base/figure-extras.js';
 import { readTheme } from '../../base/theme.js';
 import { RunnerPool, poolSize } from '../../runner/lm-pool.js';
@@ -66,14 +67,11 @@ export class GateLabLm extends GateLabFigure {
   #training = null;
   #text = null;
   #looping = false;
-  #onScreen = typeof IntersectionObserver !== 'function';
-  #observer = null;
-  #restartTimer = 0;
-  #restartDone = null;
+  #onScreen = false;
+  #restarter = new Restarter(this, (options) => this.#restart(options));
   #resampleTimer = 0;
   #lastReport = 0;
   #reportTimer = 0;
-  #onVisibility = () => this.#applyRunState();
 
   /** Every run's curve, diagnostics and sample, the settings, the standings and the throughput (null before the start). */
   get results() {
@@ -122,24 +120,12 @@ export class GateLabLm extends GateLabFigure {
 
   connectedCallback() {
     super.connectedCallback();
-    if (typeof IntersectionObserver === 'function') {
-      this.#observer = new IntersectionObserver((entries) => {
-        this.#onScreen = entries.at(-1).isIntersecting;
-        this.#applyRunState();
-      });
-      this.#observer.observe(this);
-    }
-    document.addEventListener('visibilitychange', this.#onVisibility);
     if (this.lab && this.#text && !this.#training) this.#scheduleRestart(0);
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    this.#observer?.disconnect();
-    document.removeEventListener('visibilitychange', this.#onVisibility);
-    clearTimeout(this.#restartTimer);
-    this.#restartDone?.();
-    this.#restartDone = null;
+    this.#restarter.cancel();
     this.#training?.stop();
     this.#training = null;
     this.#pool?.terminate();
@@ -175,13 +161,13 @@ export class GateLabLm extends GateLabFigure {
   // ---- training ---------------------------------------------------------------------------
 
   #scheduleRestart(delay, options) {
-    clearTimeout(this.#restartTimer);
-    this.#restartDone ??= this.trackPending();
-    this.#restartTimer = setTimeout(() => {
-      const done = this.#restartDone;
-      this.#restartDone = null;
-      this.#restart(options).finally(done);
-    }, delay);
+    this.#restarter.schedule(delay, options);
+  }
+
+  /** Trains only while the reader can see it (the base class watches the screen and the tab). */
+  screenChanged(onScreen) {
+    this.#onScreen = onScreen;
+    this.#applyRunState();
   }
 
   async #restart({ clear = false } = {}) {
@@ -210,7 +196,7 @@ export class GateLabLm extends GateLabFigure {
   /** Trains while the reader can see it, else lets the turns in flight finish and waits. */
   #shouldRun() {
     const t = this.#training;
-    return !!t?.corpus && !t.finished && !this.state.paused && this.#onScreen && document.visibilityState !== 'hidden';
+    return !!t?.corpus && !t.finished && !this.state.paused && this.#onScreen;
   }
 
   #applyRunState() {

@@ -15,6 +15,7 @@
 // race-report.js (results table and spoken summary) and race-export.js (results, JSON, CSV,
 // pasted points).
 import { GateLabFigure } from '../../base/gatelab-figure.js';
+import { Restarter } from '../../base/restart.js';
 import { sharedRunner } from '../../runner/lab-runner.js';
 import { formatNumber } from '../../base/format.js';
 import { addJsonExport, palette } from '../../base/figure-extras.js';
@@ -37,8 +38,7 @@ export class GateLabRace extends GateLabFigure {
   #ui = null;
   #session = null;
   #paused = false;
-  #restartTimer = 0;
-  #restartDone = null;
+  #restarter = new Restarter(this, () => this.#restart());
   #trainingDone = null;
   #notice = '';          // why nothing trains (bad user data), shown instead of curves
   #editor = null;
@@ -117,7 +117,7 @@ export class GateLabRace extends GateLabFigure {
 
   /** Out of the page: training pauses after its chunk (the reader's own pause stays as it is). */
   suspend() {
-    clearTimeout(this.#restartTimer);
+    this.#restarter.cancel();
     if (this.#session?.runs && !this.#paused) this.#session.pause();
   }
 
@@ -125,7 +125,7 @@ export class GateLabRace extends GateLabFigure {
   resume({ released }) {
     const s = this.#session;
     if (released || !s) return this.#scheduleRestart(0);
-    if (this.#restartDone) return this.#scheduleRestart(0);  // a restart was pending
+    if (this.#restarter.pending) return this.#scheduleRestart(0);  // a restart was pending
     if (s.runs && !this.#paused && !s.finished) this.#resumeTraining(s);
   }
 
@@ -134,8 +134,7 @@ export class GateLabRace extends GateLabFigure {
     this.#session?.dispose();
     this.#session = null;
     this.#trainingDone?.();
-    this.#restartDone?.();
-    this.#restartDone = null;
+    this.#restarter.cancel();
   }
 
   async start() {
@@ -158,13 +157,7 @@ export class GateLabRace extends GateLabFigure {
   // ---- training ---------------------------------------------------------------------------
 
   #scheduleRestart(delay) {
-    clearTimeout(this.#restartTimer);
-    this.#restartDone ??= this.trackPending();
-    this.#restartTimer = setTimeout(() => {
-      const done = this.#restartDone;
-      this.#restartDone = null;
-      this.#restart().finally(done);
-    }, delay);
+    this.#restarter.schedule(delay);
   }
 
   async #restart() {

@@ -2,7 +2,7 @@
 // the schema (every attribute, its default and its limits) reads as one table, and so the
 // mapping from attributes to a raceStart request (paper-a-tasks.js) can be read and changed in
 // one place without the element's lifecycle around it.
-import { TASK_LABELS } from './race-controls.js';
+import { NAMES } from '../../../lib/catalogue.js';
 import { kindActivationPattern } from '../../base/labels.js';
 import { pointArrays, POINT_EXTENT, POINTS_PATTERN } from './user-points.js';
 
@@ -16,22 +16,22 @@ const RACE_MODEL = `${MODEL}(:(0(\\.\\d{1,6})?|1(\\.0{1,6})?|\\.\\d{1,6}))?`;
 const MODEL_LIST = new RegExp(`^${RACE_MODEL}(,${RACE_MODEL}){0,15}$`);
 
 export const RACE_SCHEMA = {
-  task: { type: 'enum', default: 'xor', values: Object.keys(TASK_LABELS) },
+  task: { type: 'enum', default: 'xor', values: NAMES.tasks },
   teacher: { type: 'string', default: 'gated:relu', pattern: new RegExp(`^${MODEL}$`) },
   points: { type: 'string', default: '', pattern: POINTS_PATTERN },
   count: { type: 'integer', default: 200, min: 20, max: 2000 },
   noise: { type: 'number', default: 0.1, min: 0, max: 2 },
   split: { type: 'number', default: 0.5, min: 0.05, max: 0.95 },
   batch: { type: 'integer', default: 32, min: 0, max: 1024 },
-  loss: { type: 'enum', default: 'cross_entropy', values: ['cross_entropy', 'mse'] },
-  optimizer: { type: 'enum', default: 'adam', values: ['adam', 'momentum', 'sgd'] },
+  loss: { type: 'enum', default: 'cross_entropy', values: NAMES.losses },
+  optimizer: { type: 'enum', default: 'adam', values: NAMES.trainerOptimizers },
   learningRate: { type: 'number', default: 0.01, min: 1e-5, max: 100 },
   steps: { type: 'integer', default: 500, min: 10, max: 20000 },
   seeds: { type: 'integer', default: 3, min: 1, max: 8 },
   seed: { type: 'integer', default: 0, min: 0, max: 4294967295 },
   models: { type: 'string', default: 'mlp:relu,symmetric:relu,gated:relu,gated:gelu,gated:silu,gated:sigmoid,gated:identity',
     pattern: MODEL_LIST },
-  width: { type: 'enum', default: 'budget', values: ['budget', 'shazeer'] },
+  width: { type: 'enum', default: 'budget', values: NAMES.widthRules },
   budget: { type: 'integer', default: 128, min: 16, max: 4096 },
   mlpHidden: { type: 'integer', default: 32, min: 2, max: 256 },
 };

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "gatelab/cem/gated_mlp.hpp"
-#include "gatelab/cem/tie.hpp"
+#include "gatelab/model/gated_mlp.hpp"
+#include "gatelab/model/tie.hpp"
 #include "support/cem_support.hpp"
 
 using namespace gatelab;

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "gatelab/cem/transformer.hpp"
+#include "gatelab/model/transformer.hpp"
 #include "gatelab/train/loss.hpp"
 #include "gatelab/train/optimizer.hpp"
 #include "support/golden_hash.hpp"

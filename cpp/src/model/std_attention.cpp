@@ -8,7 +8,7 @@
 // columns (all heads at once) and joining the k ranges of consecutive accumulating products
 // (dL/dx: one product over [dq_0 dk_0 dv_0 dq_1 …] · [W_Q,0; W_K,0; W_V,0; W_Q,1; …]) change
 // no sum. The forward keeps what the backward needs, so nothing is computed twice.
-#include "gatelab/cem/baselines.hpp"
+#include "gatelab/model/baselines.hpp"
 
 #include <algorithm>
 #include <cmath>

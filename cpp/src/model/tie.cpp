@@ -1,10 +1,10 @@
 // The weight tie between one-step CEM layers and standard layers (see tie.hpp).
-#include "gatelab/cem/tie.hpp"
+#include "gatelab/model/tie.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "gatelab/cem/transformer.hpp"
+#include "gatelab/model/transformer.hpp"
 
 namespace gatelab {
 

@@ -1,9 +1,9 @@
 // lab.cem's standard gated MLP (docs/MATH.md §B9): not a second gated MLP but the paper-A gated
-// rank-1 layer of the transformer's MLP slot (cem/transformer.hpp), shown in the Llama layout:
+// rank-1 layer of the transformer's MLP slot (model/transformer.hpp), shown in the Llama layout:
 //   W_gate = Q, W_up = K (M × d) and W_down = Vᵀ (d × M, stored transposed),
 //   out = W_down (σ(W_gate x) ⊙ W_up x)          (no residual; the transformer adds it)
 // so a figure that compares it with the tied CEM MLP reads the same parameters by the names it
-// knows, and the tie (cem/tie.hpp) maps one onto the other.
+// knows, and the tie (model/tie.hpp) maps one onto the other.
 #pragma once
 
 #include <cstddef>

@@ -1,11 +1,11 @@
 // lab.cem's standard gated MLP: the paper-A slot layer under the Llama names.
-#include "gatelab/cem/gated_mlp.hpp"
+#include "gatelab/model/gated_mlp.hpp"
 
 #include <algorithm>
 #include <string>
 
 #include "gatelab/cem/common.hpp"
-#include "gatelab/cem/tie.hpp"
+#include "gatelab/model/tie.hpp"
 
 namespace gatelab {
 

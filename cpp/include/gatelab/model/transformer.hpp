@@ -23,7 +23,7 @@
 
 #include "gatelab/base/activations.hpp"
 #include "gatelab/cem/attention.hpp"
-#include "gatelab/cem/baselines.hpp"
+#include "gatelab/model/baselines.hpp"
 #include "gatelab/cem/common.hpp"
 #include "gatelab/cem/mlp.hpp"
 #include "gatelab/paper_a/layer.hpp"

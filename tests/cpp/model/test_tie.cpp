@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "gatelab/cem/tie.hpp"
+#include "gatelab/model/tie.hpp"
 #include "support/cem_support.hpp"
 
 using namespace gatelab;

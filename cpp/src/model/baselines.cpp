@@ -1,6 +1,6 @@
 // The standard baselines of the CEM experiments: RMSNorm, its backward next to its forward.
 // The untied causal multi-head attention is in std_attention.cpp. See baselines.hpp.
-#include "gatelab/cem/baselines.hpp"
+#include "gatelab/model/baselines.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // The small causal transformer of the CEM experiments (CEM or standard blocks): validation,
 // init, forward with cached activations, backward through every block, AdamW step. See
-// cem_transformer.hpp for the architecture.
-#include "gatelab/cem/transformer.hpp"
+// gatelab/model/transformer.hpp for the architecture.
+#include "gatelab/model/transformer.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "gatelab/cem/baselines.hpp"
-#include "gatelab/cem/transformer.hpp"
+#include "gatelab/model/baselines.hpp"
+#include "gatelab/model/transformer.hpp"
 #include "support/cem_layer_checks.hpp"
 #include "support/cem_support.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "gatelab/base/activations.hpp"
 #include "gatelab/cem/attention.hpp"
-#include "gatelab/cem/baselines.hpp"
+#include "gatelab/model/baselines.hpp"
 #include "gatelab/cem/mlp.hpp"
 #include "gatelab/paper_a/layer.hpp"
 
@@ -27,7 +27,7 @@ CemStdAttention standard_from_tied(const CemAttention& attention);
 Layer gated_from_tied(const CemMlp& mlp);
 
 // The standard gated MLP of width d and hidden width M (the transformer's MLP slot: a gated
-// rank-1 paper-A layer d → d with the slot's init, cem/transformer.hpp).
+// rank-1 paper-A layer d → d with the slot's init, model/transformer.hpp).
 LayerConfig standard_mlp_config(int d, int hidden, ActivationSpec activation, std::uint64_t seed);
 Layer standard_mlp(int d, int hidden, ActivationSpec activation, std::uint64_t seed);
 // ok when that MLP exists: the sizes and activation a CEM MLP accepts (cem_validate_gated_mlp),

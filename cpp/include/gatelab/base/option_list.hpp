@@ -1,0 +1,50 @@
+// The options an entry point of the API takes, by name and type: what the JS API refuses an
+// unknown name from (an option outside the list is a typo, never silently ignored). Each area
+// lists its own entry points (gatelab/<area>/options.hpp); scripts/catalogue.mjs writes them,
+// with the name sets, into web/lib/core/catalogue.js, which the library and the figures import.
+#pragma once
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gatelab/base/status.hpp"
+
+namespace gatelab {
+
+enum class OptionType { integer, number, boolean, name, seed, list, floats, object, handle, text };
+const char* option_type_name(OptionType type);
+
+struct OptionField {
+  std::string name;  // the core's snake_case name; the API spells it in camelCase
+  OptionType type;
+  // name: the name set its value comes from ("kinds", "activations" …); object or list of
+  // objects: the entry that lists the nested object's fields.
+  std::string of = {};
+  // The closed range the core checks, when it is a fixed one (NaN: none, or one that depends on
+  // other options, like a rank up to d_in). The core's checks and these read the same constants.
+  double min = std::numeric_limits<double>::quiet_NaN();
+  double max = std::numeric_limits<double>::quiet_NaN();
+};
+
+struct OptionEntry {
+  std::string name;  // the entry's camelCase key in the catalogue ("createLayer", "lm.createSession")
+  std::vector<OptionField> fields;
+};
+using OptionEntries = std::vector<OptionEntry>;
+
+// A named set of values an option takes (kinds, activations …), in the core's order.
+struct NameSet {
+  std::string name;
+  std::vector<std::string> values;
+};
+using NameSets = std::vector<NameSet>;
+
+// The catalogue as JSON: {"entries": {entry: {option: {"type", "of"[, "min", "max"]}}}, "names": {set:
+// [value …]}}, option names in camelCase and values renamed by `renames` (the API's spellings).
+std::string option_catalogue_json(const OptionEntries& entries, const NameSets& names, const NameMap& renames);
+
+// The base area's entries (activation curves, the exchange plane) and name sets.
+void add_base_options(OptionEntries& entries, NameSets& names);
+
+}  // namespace gatelab

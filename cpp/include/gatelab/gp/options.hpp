@@ -1,0 +1,10 @@
+// The gp area's entry points and their options (gatelab/base/option_list.hpp).
+#pragma once
+
+#include "gatelab/base/option_list.hpp"
+
+namespace gatelab {
+
+void add_gp_options(OptionEntries& entries, NameSets& names);
+
+}  // namespace gatelab

@@ -1,0 +1,110 @@
+// The option catalogue: web/lib/catalogue.js is what scripts/catalogue.mjs makes from the
+// built core (stale → fail), and every entry point refuses an option outside it with a
+// GateLabError 'invalid-value' naming the key, nested keys by their path, and the module stays
+// usable afterwards.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { catalogueSource, CATALOGUE_FILE } from '../../../scripts/catalogue.mjs';
+import { NAMES, OPTIONS } from '../../../web/lib/catalogue.js';
+import { GateLabError, loadGateLab } from '../../../web/lib/gatelab.js';
+
+const lab = await loadGateLab();
+
+test('the committed catalogue is the one the built core gives', async () => {
+  assert.equal(readFileSync(CATALOGUE_FILE, 'utf8'), await catalogueSource(),
+    'web/lib/catalogue.js is stale: run npm run catalogue');
+});
+
+test('the name sets are the library\'s own', () => {
+  assert.deepEqual(NAMES.activations, lab.activations);
+  assert.deepEqual(NAMES.kinds, lab.layerKinds.map((k) => k.name));
+  assert.deepEqual(NAMES.optimizers, lab.lm.optimizers);
+  assert.deepEqual(NAMES.tasks, lab.datasets.tasks);
+  assert.deepEqual(NAMES.diagonals, lab.cem.diagonals);
+  assert.deepEqual(NAMES.preconditioners, lab.cem.preconditioners);
+  assert.deepEqual(Object.keys(OPTIONS.gp), Object.keys(lab.gp.defaults));
+});
+
+const layer = { kind: 'gated', activation: 'relu', dIn: 2, hidden: 3, dOut: 1 };
+const corpusText = 'the cat sat on the mat. '.repeat(60);
+
+/** [entry, call with one extra key (typo) → throws, the argument it must name]. */
+function typoCases() {
+  const corpus = lab.lm.createCorpus(corpusText);
+  const cases = [
+    ['createLayer', () => lab.createLayer({ ...layer, hiden: 3 }), 'options.hiden'],
+    ['cem.createAttention', () => lab.cem.createAttention({ d: 4, head: 2 }), 'options.head'],
+    ['cem.createMlp', () => lab.cem.createMlp({ d: 4, hidden: 4, step: 2 }), 'options.step'],
+    ['cem.createStandardAttention', () => lab.cem.createStandardAttention({ d: 4, seeds: 1 }), 'options.seeds'],
+    ['cem.createGatedMlp', () => lab.cem.createGatedMlp({ d: 4, hidden: 4, activaton: 'relu' }), 'options.activaton'],
+    ['createTrainer', () => lab.createTrainer({ kind: 'gated', lr: 0.1 }), 'options.lr'],
+    ['trainer.data', () => lab.createTrainer({ kind: 'gated', data: { task: 'xor', noize: 0 } }), 'options.data.noize'],
+    ['race', () => lab.race({ steps: 2, seeds: 1, kind: 'mlp' }), 'options.kind'],
+    ['race.model', () => lab.race({ steps: 2, models: [{ kind: 'gated', activation: 'relu', lambda: 1 }] }),
+      'options.models[0].lambda'],
+    ['datasets.make', () => lab.datasets.make('xor', { cout: 10 }), 'options.cout'],
+    ['datasets.teacher', () => lab.datasets.make('teacher', { teacher: { hiden: 2 } }), 'options.teacher.hiden'],
+    ['census', () => lab.census({ kinds: ['gated'], activations: ['relu'], rank: [1] }), 'options.rank'],
+    ['rankApprox', () => lab.rankApprox({ din: 3 }), 'options.din'],
+    ['activationCurve', () => lab.activationCurve('relu', { points: 8 }), 'options.points'],
+    ['symmetry.exchangePlane', () => lab.symmetry.exchangePlane('relu', { size: 8 }), 'options.size'],
+    ['lm.createCorpus', () => lab.lm.createCorpus(corpusText, { devFrac: 0.1 }), 'options.devFrac'],
+    ['lm.hiddenForBudget', () => lab.lm.hiddenForBudget({ d: 8, budget: 100, knd: 'gated' }), 'options.knd'],
+    ['lm.createSession', () => lab.lm.createSession({ corpus, d: 8, heads: 2, layer: 1 }), 'options.layer'],
+    ['lm.mlp', () => lab.lm.createSession({ corpus, d: 8, heads: 2, mlp: { symmetrise: 1 } }), 'options.mlp.symmetrise'],
+    ['gp', () => lab.gp.sample({ lengthscale: 1 }), 'options.lengthscale'],
+  ];
+  return { cases, dispose: () => corpus.dispose() };
+}
+
+test('every entry point refuses a typo, naming it, and the module stays usable', () => {
+  const { cases, dispose } = typoCases();
+  const live = lab.liveObjects();
+  for (const [entry, call, argument] of cases) {
+    assert.throws(call, (e) => {
+      assert.ok(e instanceof GateLabError, `${entry}: ${e}`);
+      assert.equal(e.code, 'invalid-value', `${entry}: ${e.message}`);
+      assert.equal(e.argument, argument, `${entry}: ${e.message}`);
+      assert.match(e.message, /is not an option of/);
+      return true;
+    }, entry);
+  }
+  assert.equal(lab.liveObjects(), live, 'a refused call left a handle behind');
+  dispose();
+  const made = lab.createLayer(layer);  // still usable
+  assert.equal(made.forward(new Float32Array(2), 1).length, 1);
+  made.dispose();
+});
+
+test('a field states one range, the core\'s, wherever it is checked', () => {
+  const { min, max } = OPTIONS.createLayer.hidden;
+  assert.equal(min, 1);
+  const said = (options) => {
+    try {
+      lab.createLayer(options);
+    } catch (e) {
+      return e.message;
+    }
+    return 'no error';
+  };
+  const { hidden: _missing, ...noHidden } = layer;
+  for (const message of [said(noHidden), said({ ...layer, hidden: max + 1 }), said({ ...layer, hidden: 0 })]) {
+    assert.match(message, new RegExp(`from ${min} to ${max}`), message);
+  }
+});
+
+test('a typo close to an option is answered with the option', () => {
+  assert.throws(() => lab.createLayer({ ...layer, hiden: 3 }), /Did you mean 'hidden'\?/);
+  assert.throws(() => lab.createTrainer({ kind: 'gated', learningrate: 0.1 }), /Did you mean 'learningRate'\?/);
+});
+
+test('every entry point the tests call is in the catalogue, and each valid call still works', () => {
+  const { cases, dispose } = typoCases();
+  for (const [entry] of cases) assert.ok(OPTIONS[entry], entry);
+  dispose();
+  assert.equal(lab.datasets.make('xor', { count: 8, seed: 1 }).task, 'xor');
+  assert.throws(() => lab.datasets.make('moons'), (e) => e.argument === 'task');
+  const curve = lab.activationCurve('relu', { min: -1, max: 1, n: 4, beta: 1 });
+  assert.equal(curve.z.length, 4);
+});
