@@ -7,9 +7,8 @@ import { GateLabError } from '../core/errors.js';
 import { fail, finiteNumber, integer, oneOf, plainObject } from '../core/validate.js';
 
 /** { label, shortLabel, gatedName } of a catalogue activation (the name checked by the caller). */
-export function activationLabels(core, name) {
-  const { label, shortLabel, gatedName } = LABELS.activations[name];
-  return { label, shortLabel, gatedName };
+export function activationLabels(_core, name) {
+  return LABELS.activations[name];
 }
 
 /**
