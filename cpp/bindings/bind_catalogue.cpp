@@ -13,12 +13,13 @@ using namespace gatelab;
 using namespace gatelab::bind;
 
 EMSCRIPTEN_BINDINGS(gatelab_catalogue) {
-  function("_optionCatalogue", +[] {
-    OptionEntries entries;
-    NameSets names;
-    for (auto add : {add_base_options, add_paper_a_options, add_cem_options, add_train_options, add_gp_options}) {
-      add(entries, names);
-    }
-    return option_catalogue_json(entries, names, js_names());
-  });
+  function(
+      "_optionCatalogue", +[] {
+        OptionEntries entries;
+        NameSets names;
+        for (auto add : {add_base_options, add_paper_a_options, add_cem_options, add_train_options, add_gp_options}) {
+          add(entries, names);
+        }
+        return option_catalogue_json(entries, names, js_names());
+      });
 }

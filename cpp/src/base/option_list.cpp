@@ -79,8 +79,8 @@ std::string option_catalogue_json(const OptionEntries& entries, const NameSets& 
 
 void add_base_options(OptionEntries& entries, NameSets& names) {
   using T = OptionType;
-  const std::vector<OptionField> grid = {{"min", T::number}, {"max", T::number}, {"n", T::integer},
-                                         {"beta", T::number}};
+  const std::vector<OptionField> grid = {
+      {"min", T::number}, {"max", T::number}, {"n", T::integer}, {"beta", T::number}};
   entries.push_back({"activationCurve", grid});
   entries.push_back({"symmetry.exchangePlane", grid});
   entries.push_back({"loadGateLab", {{"wasm_url", T::text}}});

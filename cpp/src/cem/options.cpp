@@ -37,9 +37,9 @@ void add_cem_options(OptionEntries& entries, NameSets& names) {
                       {"activation", T::name, "activations"},
                       {"beta", T::number},
                       {"seed", T::seed}}});
-  entries.push_back({"cem.energyGrid",
-                     {{"min", T::number}, {"max", T::number}, {"G", T::integer}, {"origin", T::floats},
-                      {"axes", T::floats}}});
+  entries.push_back(
+      {"cem.energyGrid",
+       {{"min", T::number}, {"max", T::number}, {"G", T::integer}, {"origin", T::floats}, {"axes", T::floats}}});
 
   names.push_back({"diagonals", {}});
   for (CemDiagonal v : {CemDiagonal::none, CemDiagonal::per_head, CemDiagonal::shared})

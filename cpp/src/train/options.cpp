@@ -119,8 +119,9 @@ void add_train_options(OptionEntries& entries, NameSets& names) {
   for (int i = 0; i < task_count; ++i) tasks.values.push_back(task_name(task_by_index(i)));
   names.push_back(std::move(tasks));
   names.push_back(name_set("losses", {LossKind::mse, LossKind::cross_entropy}, loss_name));
-  names.push_back(name_set("optimizers", {OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adam,
-                                          OptimizerKind::adamw}, optimizer_name));
+  names.push_back(name_set("optimizers",
+                           {OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adam, OptimizerKind::adamw},
+                           optimizer_name));
   // The trainer has no weight decay, so AdamW would be Adam: it offers the first three.
   names.push_back(name_set("trainerOptimizers", {OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adam},
                            optimizer_name));

@@ -77,7 +77,8 @@ TEST(OptionLists, EveryNameSetValueParses) {
       {"gpInputs", [](const std::string& v) { return parse_gp_inputs(v).has_value(); }},
   };
   // The label sets say what readers see, index by index with their key set.
-  const std::map<std::string, std::string> label_sets = {{"kindLabels", "kinds"}, {"activationLabels", "activations"},
+  const std::map<std::string, std::string> label_sets = {{"kindLabels", "kinds"},
+                                                         {"activationLabels", "activations"},
                                                          {"activationShortLabels", "activations"},
                                                          {"gatedNames", "activations"}};
   const auto size_of = [&](const std::string& name) {
