@@ -93,20 +93,6 @@ val teleport_js(Trainer& trainer, Ptr factors) {
                    r.grad_norm_before, "gradNormAfter", r.grad_norm_after);
 }
 
-val probe_orbit_js(const Trainer& trainer, Ptr factors) {
-  OrbitProbe r;
-  const Status e = trainer.probe_orbit(f32(factors), r);
-  return object_of("error", e, "loss", r.loss, "gradNorm", r.grad_norm, "nextLoss", r.next_loss);
-}
-
-// search: { goal: 'gradient' | 'step', points, reach }; out: config.hidden factors.
-Status best_factors_js(const Trainer& trainer, const val& search, Ptr out) {
-  TeleportSearch s;
-  if (Status e = parse_teleport_goal(get<std::string>(search, "goal"), s.goal); !e.ok()) return e;
-  read_fields(search, "points", s.points, "reach", s.reach);
-  return trainer.best_factors(s, f32(out));
-}
-
 // r.models is a list "kind:activation[:symmetrize],…".
 Status to_race(const val& r, const val& t, const val& d, Ptr x, Ptr y, int count, RaceOptions& o) {
   if (Status e = to_config(t, o.trainer); !e.ok()) return e;
@@ -176,8 +162,14 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
       .function("teleport", &teleport_js)
       .function("balance", +[](const Trainer& t, Ptr out) { copy_out(t.balance(), out); })
       .function("balanceDrift", &Trainer::balance_drift)
-      .function("probeOrbit", &probe_orbit_js)
-      .function("bestFactors", &best_factors_js)
+      .function("probeOrbit", +[](const Trainer& t, Ptr factors) {
+        OrbitProbe r;
+        const Status e = t.probe_orbit(f32(factors), r);
+        return object_of("error", e, "loss", r.loss, "gradNorm", r.grad_norm, "nextLoss", r.next_loss);
+      })
+      .function("bestFactors", +[](const Trainer& t, const std::string& goal, int points, float reach, Ptr out) {
+        return t.best_factors(goal, points, reach, f32(out));
+      })
       .function("stepsDone", &Trainer::steps_done)
       .function("dIn", +[](const Trainer& t) { return t.layer().config().d_in; })
       .function("parameterCount", +[](const Trainer& t) { return static_cast<int>(t.layer().parameter_count()); });

@@ -127,4 +127,12 @@ Status Trainer::best_factors(const TeleportSearch& search, float* factors) const
   return {};
 }
 
+Status Trainer::best_factors(const std::string& goal, int points, float reach, float* factors) const {
+  TeleportSearch search;
+  search.points = points;
+  search.reach = reach;
+  if (Status e = parse_teleport_goal(goal, search.goal); !e.ok()) return e;
+  return best_factors(search, factors);
+}
+
 }  // namespace gatelab

@@ -79,7 +79,13 @@ describe('<gatelab-teleport>', () => {
       `<${TAG} id="g" goal="gradient" steps="40" seeds="1"></${TAG}><${TAG} id="s" steps="40" seeds="1"></${TAG}>`, TAG);
     const before = { g: (await result(page, 'g')).orbit, s: (await result(page, 's')).orbit };
     for (const id of ['g', 's']) {
-      await page.locator(`#${id} button`, { hasText: /^Teleport/ }).click();
+      const button = page.locator(`#${id} button`, { hasText: /^Teleport/ });
+      if (id === 'g') {
+        await button.click();
+      } else {  // by keyboard
+        await button.focus();
+        await page.keyboard.press('Enter');
+      }
       await page.locator(`#${id}`).evaluate((el) => el.settled());
       assert.equal(await page.locator(`#${id}`).getAttribute('teleports'), '1');
     }

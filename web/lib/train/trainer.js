@@ -135,8 +135,7 @@ export class Trainer extends Owned {
     if (typeof goal !== 'string') fail('goal', "'gradient' or 'step'", goal, 'invalid-type');
     integer('points', points, { min: 3, max: 101 });
     finiteNumber('reach', reach);
-    const search = { goal, points, reach };
-    const [error, out] = this.#core.heap.call([], [this.options.hidden], (p) => handle.bestFactors(search, p));
+    const [error, out] = this.#core.heap.call([], [this.options.hidden], (p) => handle.bestFactors(goal, points, reach, p));
     throwCoreError(error, { argument: 'this', fields: ['goal', 'points', 'reach'] });
     return out;
   }

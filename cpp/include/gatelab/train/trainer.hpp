@@ -138,6 +138,8 @@ class Trainer {
   // grid point beats the current point, so teleport(factors) never makes the goal worse. Refusals:
   // teleport_problem, validate(search); factors untouched then.
   Status best_factors(const TeleportSearch& search, float* factors) const;
+  // The same with the search given by its parts (goal by name: parse_teleport_goal), as JS passes it.
+  Status best_factors(const std::string& goal, int points, float reach, float* factors) const;
 
  private:
   bool train_one_step();
