@@ -62,9 +62,12 @@ Status validate(const TeleportSearch& s) {
 }
 
 Status parse_teleport_goal(const std::string& name, TeleportGoal& goal) {
-  if (name == "gradient") goal = TeleportGoal::gradient;
-  else if (name == "step") goal = TeleportGoal::step;
-  else return invalid_value("goal", "goal must be 'gradient' or 'step', got '" + name + "'");
+  if (name == "gradient")
+    goal = TeleportGoal::gradient;
+  else if (name == "step")
+    goal = TeleportGoal::step;
+  else
+    return invalid_value("goal", "goal must be 'gradient' or 'step', got '" + name + "'");
   return {};
 }
 
