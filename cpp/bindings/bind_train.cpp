@@ -161,6 +161,15 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
       .function("gradientNorm", &Trainer::gradient_norm)
       .function("teleport", &teleport_js)
       .function("balance", +[](const Trainer& t, Ptr out) { copy_out(t.balance(), out); })
+      .function("balanceDrift", &Trainer::balance_drift)
+      .function("probeOrbit", +[](const Trainer& t, Ptr factors) {
+        OrbitProbe r;
+        const Status e = t.probe_orbit(f32(factors), r);
+        return object_of("error", e, "loss", r.loss, "gradNorm", r.grad_norm, "nextLoss", r.next_loss);
+      })
+      .function("bestFactors", +[](const Trainer& t, const std::string& goal, int points, float reach, Ptr out) {
+        return t.best_factors(goal, points, reach, f32(out));
+      })
       .function("stepsDone", &Trainer::steps_done)
       .function("dIn", +[](const Trainer& t) { return t.layer().config().d_in; })
       .function("parameterCount", +[](const Trainer& t) { return static_cast<int>(t.layer().parameter_count()); });

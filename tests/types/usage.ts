@@ -1,5 +1,5 @@
 // Compiled with tsc --noEmit (tests/js/paper-a/types.test.mjs): the lab.* contract as a user writes it.
-import { loadGateLab, GateLabError, type Layer, type NtkResult, type TeleportResult } from '../../web/lib/gatelab.js';
+import { loadGateLab, GateLabError, type Layer, type NtkResult, type OrbitProbe, type TeleportResult } from '../../web/lib/gatelab.js';
 
 async function main(): Promise<void> {
   const lab = await loadGateLab({ wasmUrl: '/gatelab_wasm.wasm' });
@@ -27,6 +27,9 @@ async function main(): Promise<void> {
   const moved: TeleportResult = trainer.teleport(new Float32Array(8).fill(2));
   const again: number = trainer.teleport(0.5).gradNormAfter - moved.lossAfter;
   const balance: Float32Array = trainer.balance();
+  const probe: OrbitProbe = trainer.probeOrbit(new Float32Array(8).fill(2));
+  const best: Float32Array = trainer.bestFactors({ goal: 'gradient', points: 9, reach: 3 });
+  const drift: number = trainer.balanceDrift() + probe.nextLoss + best[0];
   [symgated, trainer].forEach((o) => o.dispose());
   const live: number = lab.liveObjects();
   try {
@@ -36,6 +39,6 @@ async function main(): Promise<void> {
   }
   [layer, swapped, scaled].forEach((l) => l.dispose());
   console.log(version, first, degree, y, gap, sgap, plane, live, lambda, gram, spectrum, conditionNumber, norm, again,
-    balance);
+    balance, drift);
 }
 void main();

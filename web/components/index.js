@@ -10,6 +10,8 @@ import { GateLabCensus } from './paper-a/gatelab-census.js';
 import { GateLabRace } from './paper-a/race/gatelab-race.js';
 import { GateLabInteractions } from './paper-a/gatelab-interactions.js';
 import { GateLabLm } from './paper-a/lm/gatelab-lm.js';
+import { GateLabTeleport } from './paper-a/orbit/gatelab-teleport.js';
+import { GateLabConservation } from './paper-a/orbit/gatelab-conservation.js';
 import { GateLabEnergy } from './paper-b/gatelab-energy.js';
 import { GateLabTying } from './paper-b/gatelab-tying.js';
 import { GateLabPrecond } from './paper-b/gatelab-precond.js';
@@ -24,6 +26,8 @@ export { GateLabCensus } from './paper-a/gatelab-census.js';
 export { GateLabRace } from './paper-a/race/gatelab-race.js';
 export { GateLabInteractions } from './paper-a/gatelab-interactions.js';
 export { GateLabLm } from './paper-a/lm/gatelab-lm.js';
+export { GateLabTeleport } from './paper-a/orbit/gatelab-teleport.js';
+export { GateLabConservation } from './paper-a/orbit/gatelab-conservation.js';
 export { GateLabEnergy } from './paper-b/gatelab-energy.js';
 export { GateLabTying } from './paper-b/gatelab-tying.js';
 export { GateLabPrecond } from './paper-b/gatelab-precond.js';
@@ -43,6 +47,8 @@ export const FIGURES = {
   'gatelab-race': GateLabRace,
   'gatelab-interactions': GateLabInteractions,
   'gatelab-lm': GateLabLm,
+  'gatelab-teleport': GateLabTeleport,
+  'gatelab-conservation': GateLabConservation,
   // Paper B
   'gatelab-energy': GateLabEnergy,
   'gatelab-tying': GateLabTying,

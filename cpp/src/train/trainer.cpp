@@ -100,6 +100,7 @@ Trainer::Trainer(const TrainerOptions& options, Dataset data)
   grads_ = zeros_like(layer_.params());
   good_params_ = layer_.params();
   good_optimizer_ = optimizer_.state();
+  initial_balance_ = balance();
   const TrainRecord start = evaluate();
   if (std::isfinite(start.train_loss) && std::isfinite(start.test_loss)) {
     history_.push_back(start);

@@ -42,6 +42,9 @@ describe('posters and oEmbed', () => {
     assert.match(index.figures['gatelab-race'].alt, /test accuracy/);
     // The language-model figure's poster shows its trained curves: its alt names the models' losses.
     assert.match(index.figures['gatelab-lm'].alt, /Validation loss at step [\d,]+, nats per character.*SwiGLU [\d.]+/);
+    // The symmetry figures' posters are drawn from their results: the orbit's numbers, the drift's.
+    assert.match(index.figures['gatelab-teleport'].alt, /unit 1 at c = 2: training loss [\d.]+ .*‖∇L‖ [\d.]+.*plain descent/);
+    assert.match(index.figures['gatelab-conservation'].alt, /balance drift .*ReGLU .*SwiGLU/);
   });
 
   it('static oEmbed JSON per figure and per anchor, discovered from the articles, opens the same figure', async () => {

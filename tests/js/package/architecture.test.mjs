@@ -101,17 +101,18 @@ test('no source file in cpp/ or web/ exceeds 500 lines', () => {
   assert.deepEqual(long, []);
 });
 
-test('the bindings stay thin: cpp/bindings/ holds at most 935 lines of C++', () => {
+test('the bindings stay thin: cpp/bindings/ holds at most 960 lines of C++', () => {
   // Registrations and conversions only; what computes or checks belongs in the core, where the
   // native and sanitizer tests reach it. Counted like `wc -l cpp/bindings/*.cpp cpp/bindings/*.hpp`.
   // 900 until the symmetry contract (NTK, teleport, balance, gradient norm, symmetrize) added its
   // registrations and conversions; the NTK, orbit and trainer logic they reach lives in the core.
   // 920 until the option catalogue (bind_catalogue.cpp, one registration of the core's JSON), which
-  // took the place of twelve registrations of single names and labels.
+  // took the place of twelve registrations of single names and labels; 960 since the orbit probe,
+  // the grid search and the balance drift (three one-call registrations).
   const sources = files('cpp/bindings', (p) => CPP.test(p));
   const lines = sources.reduce((sum, p) => sum + read(p).split('\n').length - 1, 0);
   assert.ok(sources.length >= 7, `the binding files are found (${sources.length})`);
-  assert.ok(lines <= 935, `cpp/bindings/ has ${lines} lines; move logic into the core`);
+  assert.ok(lines <= 960, `cpp/bindings/ has ${lines} lines; move logic into the core`);
 });
 
 test('every registered figure is declared in the types and documented in both READMEs', () => {

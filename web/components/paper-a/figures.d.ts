@@ -198,6 +198,69 @@ export declare class GateLabLm extends GateLabFigure<LmState> {
   } | null;
 }
 
+/** A layer of the orbit figures: ReGLU, Bilinear, symmetric (ReLU) or SwiGLU (no inverse-scaling orbit). */
+export type OrbitLayerName = 'reglu' | 'bilinear' | 'symmetric' | 'swiglu';
+
+/** <gatelab-teleport>: one unit's inverse-scaling orbit, teleports, and a race with teleports (docs/MATH.md §A21). */
+export interface TeleportState {
+  layer: OrbitLayerName;
+  /** A race task (lab.datasets.tasks without 'user'). */
+  task: string;
+  /** Hidden units, 2 … 16. */
+  hidden: number;
+  /** The probed unit, 0 … hidden − 1 (shown as 1 … hidden). */
+  unit: number;
+  /** The probed factor c, 0.1 … 10 (slider on a log scale). */
+  c: number;
+  /** Full-batch gradient steps before the probe, 0 … 2000. */
+  trained: number;
+  /** η of the plain gradient steps, 0.001 … 2 (attribute `learning-rate`). */
+  learningRate: number;
+  /** What Teleport looks for on the grid: the lowest next-step loss, or the smallest ‖∇L‖. */
+  goal: 'step' | 'gradient';
+  /** The grid spans [1/reach, reach], 1.1 … 10 (default 1.5). */
+  reach: number;
+  /** Teleports done at the trained point, 0 … 8 (the Teleport button adds one). */
+  teleports: number;
+  /** The race teleports before every this many steps, 1 … 200. */
+  every: number;
+  /** Race length, 10 … 3000 steps. */
+  steps: number;
+  /** Race seeds, 1 … 8. */
+  seeds: number;
+  seed: number;
+}
+type Band = { mean: Float64Array; lo: Float64Array; hi: Float64Array };
+export declare class GateLabTeleport extends GateLabFigure<TeleportState> {
+  /** The worker's results (copies), null before they come. */
+  readonly result: {
+    orbit: { supported: boolean; message: string; stepsDone: number; lossNow: number; gradNow: number;
+      here?: { loss: number; gradNorm: number; nextLoss: number }; at?: { loss: number; gradNorm: number; nextLoss: number };
+      jumps: { lossBefore: number; lossAfter: number; gradNormBefore: number; gradNormAfter: number }[];
+      best?: Float32Array; balance?: Float32Array;
+      orbit?: { c: Float32Array; loss: Float64Array; gradNorm: Float64Array; nextLoss: Float64Array } } | null;
+    race: { step: Float32Array; plain: Band; teleported: Band | null; final: { plain: number[]; teleported: number[] };
+      paired: object | null; supported: boolean; message: string; diverged: { plain: number; teleported: number } } | null;
+  };
+}
+
+/** <gatelab-conservation>: the balance ‖q_j‖² − ‖k_j‖² under training, its drift against the step (docs/MATH.md §A14). */
+export interface ConservationState {
+  optimizer: 'sgd' | 'momentum' | 'adam';
+  /** The layer whose per-unit balance is drawn. */
+  layer: OrbitLayerName;
+  /** Which step size of the ladder that run uses, 0 (largest) … 5. */
+  rung: number;
+  task: string;
+  /** Hidden units, 2 … 12. */
+  hidden: number;
+  seed: number;
+}
+export declare class GateLabConservation extends GateLabFigure<ConservationState> {
+  readonly result: { rates: number[]; steps: number[]; drift: Record<OrbitLayerName, Float64Array>;
+    diverged: Record<OrbitLayerName, boolean[]>; trace: { step: number[]; balance: Float32Array[] } } | null;
+}
+
 export interface PaperAFigures {
   'gatelab-exchange': typeof GateLabExchange;
   'gatelab-scaling': typeof GateLabScaling;
@@ -206,6 +269,8 @@ export interface PaperAFigures {
   'gatelab-race': typeof GateLabRace;
   'gatelab-interactions': typeof GateLabInteractions;
   'gatelab-lm': typeof GateLabLm;
+  'gatelab-teleport': typeof GateLabTeleport;
+  'gatelab-conservation': typeof GateLabConservation;
 }
 
 declare global {
@@ -217,5 +282,7 @@ declare global {
     'gatelab-race': GateLabRace;
     'gatelab-interactions': GateLabInteractions;
     'gatelab-lm': GateLabLm;
+    'gatelab-teleport': GateLabTeleport;
+    'gatelab-conservation': GateLabConservation;
   }
 }

@@ -7,6 +7,7 @@ import { normalArray } from '../base/seeded-random.js';
 import { paperATasks } from './paper-a-tasks.js';
 import { gpTasks } from './gp-tasks.js';
 import { lmTasks } from './lm-tasks.js';
+import { symmetryTasks } from './symmetry-tasks.js';
 
 /** Seeds for trial t of a figure seed: one for the layer, one for its probe inputs. */
 function trialSeeds(seed, trial) {
@@ -69,3 +70,5 @@ Object.assign(tasks, paperATasks);
 Object.assign(tasks, gpTasks);
 // <gatelab-lm>: live character language-model sessions; see lm-tasks.js.
 Object.assign(tasks, lmTasks);
+// <gatelab-teleport> and <gatelab-conservation>: the orbit, teleports and the balance; see symmetry-tasks.js.
+Object.assign(tasks, symmetryTasks);

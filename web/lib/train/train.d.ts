@@ -169,6 +169,26 @@ export interface TeleportResult {
   gradNormAfter: number;
 }
 
+/** The layer at a point of its orbit, measured without moving there (Trainer.probeOrbit). */
+export interface OrbitProbe {
+  /** The training loss there: equal to the current one up to float rounding. */
+  loss: number;
+  /** ‖∇_θ L‖ there. */
+  gradNorm: number;
+  /** The training loss after one plain gradient step θ − η∇L (η the trainer's learning rate); NaN if ∇L is not finite. */
+  nextLoss: number;
+}
+
+/** Where Trainer.bestFactors looks (docs/MATH.md §A21). */
+export interface TeleportSearch {
+  /** 'gradient': the smallest ‖∇L‖; 'step' (default): the lowest loss after the next plain gradient step. */
+  goal?: 'gradient' | 'step';
+  /** Odd, 3 … 101; default 13. */
+  points?: number;
+  /** The grid spans [1/reach, reach] on a log scale, 1 < reach ≤ 100; default 4. */
+  reach?: number;
+}
+
 /** One layer learning a 2-D task; dispose() it when done. */
 export interface Trainer {
   readonly options: Readonly<ResolvedTrainOptions & { data: Readonly<ResolvedDataOptions> }>;
@@ -205,6 +225,20 @@ export interface Trainer {
    * teleport applies, gradient flow without weight decay conserves it (docs/MATH.md §A14).
    */
   balance(): Float32Array;
+  /** The RMS over units of balance() now minus balance() when the trainer was made (docs/MATH.md §A14). */
+  balanceDrift(): number;
+  /**
+   * The layer moved by factors (as teleport takes them) but not kept: its loss, ‖∇L‖ and the loss after one
+   * plain gradient step. The same refusals as teleport, and nothing changes.
+   */
+  probeOrbit(factors: number | Float32Array): OrbitProbe;
+  /**
+   * One factor per hidden unit on the grid c_i = reach^(2i/(points − 1) − 1) (c = 1 in the middle): for goal
+   * 'gradient' each unit's own minimiser of ‖∇L‖ after the move; for 'step' a unit-by-unit search for the lowest
+   * loss after the next plain gradient step. A factor stays 1 where the grid offers nothing better, so
+   * teleport(bestFactors(s)) never makes the goal worse. 'unsupported' where teleport is.
+   */
+  bestFactors(search?: TeleportSearch): Float32Array;
   dispose(): void;
 }
 

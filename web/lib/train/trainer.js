@@ -98,10 +98,7 @@ export class Trainer extends Owned {
    */
   teleport(factors) {
     const handle = handleOf(this);
-    const { hidden } = this.options;
-    const c = typeof factors === 'number' ? new Float32Array(hidden).fill(finiteNumber('factors', factors))
-      : floatArray('factors', factors, hidden, `hidden = ${hidden}`);
-    const [r] = this.#core.heap.call([c], [], (p) => handle.teleport(p));
+    const [r] = this.#core.heap.call([this.#factors(factors)], [], (p) => handle.teleport(p));
     throwCoreError(r.error, { argument: 'this', fields: ['factors'] });
     const { lossBefore, lossAfter, gradNormBefore, gradNormAfter } = r;
     return { lossBefore, lossAfter, gradNormBefore, gradNormAfter };
@@ -111,6 +108,36 @@ export class Trainer extends Owned {
   balance() {
     const handle = handleOf(this);
     return this.#core.heap.call([], [this.options.hidden], (p) => handle.balance(p))[1];
+  }
+
+  /** RMS over units of balance() now minus balance() when the trainer was made (docs/MATH.md §A14). */
+  balanceDrift() {
+    return handleOf(this).balanceDrift();
+  }
+
+  /**
+   * The layer moved by factors (as teleport takes them) but not kept: { loss, gradNorm, nextLoss }, nextLoss
+   * the training loss after one plain gradient step of the trainer's learning rate (docs/MATH.md §A21).
+   */
+  probeOrbit(factors) {
+    const handle = handleOf(this);
+    const [r] = this.#core.heap.call([this.#factors(factors)], [], (p) => handle.probeOrbit(p));
+    throwCoreError(r.error, { argument: 'this', fields: ['factors'] });
+    return { loss: r.loss, gradNorm: r.gradNorm, nextLoss: r.nextLoss };
+  }
+
+  /**
+   * One factor per unit from the grid c = reach^(2i/(points − 1) − 1): the smallest ‖∇L‖ (goal 'gradient')
+   * or the lowest loss after the next plain gradient step (goal 'step'); 1 where nothing on the grid is better.
+   */
+  bestFactors({ goal = 'step', points = 13, reach = 4 } = {}) {
+    const handle = handleOf(this);
+    if (typeof goal !== 'string') fail('goal', "'gradient' or 'step'", goal, 'invalid-type');
+    integer('points', points, { min: 3, max: 101 });
+    finiteNumber('reach', reach);
+    const [error, out] = this.#core.heap.call([], [this.options.hidden], (p) => handle.bestFactors(goal, points, reach, p));
+    throwCoreError(error, { argument: 'this', fields: ['goal', 'points', 'reach'] });
+    return out;
   }
 
   /** The data the trainer learns: { xTrain (n·2), yTrain (n, ±1), xTest, yTest }. */
@@ -134,6 +161,13 @@ export class Trainer extends Owned {
     const out = { options: this.options, layer, stepsDone: handle.stepsDone(), K: Array.from(K), V: Array.from(V) };
     if (this.options.kind !== 'mlp') out.Q = Array.from(Q);
     return out;
+  }
+
+  /** factors as teleport takes them: a number for every unit, or one per unit. */
+  #factors(factors) {
+    const { hidden } = this.options;
+    return typeof factors === 'number' ? new Float32Array(hidden).fill(finiteNumber('factors', factors))
+      : floatArray('factors', factors, hidden, `hidden = ${hidden}`);
   }
 
   #records(from, count) {

@@ -52,6 +52,32 @@ struct TeleportResult {
   double loss_before = 0, loss_after = 0, grad_norm_before = 0, grad_norm_after = 0;
 };
 
+// The layer at a point of its orbit, measured without moving there (Trainer::probe_orbit, docs/MATH.md
+// §A21): the training loss, ‖∇_θ L‖, and the training loss after one plain gradient step θ − η∇L of the
+// trainer's learning rate η on the whole training split (what a full-batch 'sgd' step would reach).
+struct OrbitProbe {
+  double loss = 0, grad_norm = 0, next_loss = 0;
+};
+
+// Which factors Trainer::best_factors looks for on its grid (docs/MATH.md §A21):
+// gradient — the smallest ‖∇L‖ (separable per unit, so each unit's own best grid point);
+// step — the lowest loss after the next plain gradient step (one sweep of unit-by-unit search).
+enum class TeleportGoal { gradient, step };
+inline constexpr int max_teleport_grid_points = 101;
+inline constexpr float max_teleport_reach = 100.0f;
+
+// The grid is c_i = reach^(2i/(points − 1) − 1), i = 0 … points − 1: log-spaced on [1/reach, reach]
+// with c = 1 in the middle (points odd, 3 … max_teleport_grid_points; 1 < reach ≤ max_teleport_reach).
+struct TeleportSearch {
+  TeleportGoal goal = TeleportGoal::step;
+  int points = 13;
+  float reach = 4.0f;
+};
+// ok, or a status naming 'points' or 'reach'.
+Status validate(const TeleportSearch& search);
+// "gradient" or "step", else invalid_value naming 'goal'.
+Status parse_teleport_goal(const std::string& name, TeleportGoal& goal);
+
 struct Divergence {
   bool diverged = false;
   int step = 0;            // the step whose loss, gradient or update was not finite
@@ -102,13 +128,28 @@ class Trainer {
   Status teleport(const float* factors, TeleportResult& result);
   // Per hidden unit: ‖q_j‖² − ‖k_j‖² (mlp: ‖k_j‖² − ‖v_j‖²) of the current parameters.
   std::vector<double> balance() const;
+  // The reported drift of docs/MATH.md §A14: the RMS over units of balance() now minus balance()
+  // when the trainer was made (teleports included: they move the balance on purpose).
+  double balance_drift() const;
+  // The layer moved by factors (as teleport), measured but not kept (trainer_teleport_search.cpp);
+  // teleport's refusals, nothing changed. next_loss is NaN when the gradient is not finite.
+  Status probe_orbit(const float* factors, OrbitProbe& probe) const;
+  // factors (config.hidden): the best grid point per unit for search.goal; every factor is 1 where no
+  // grid point beats the current point, so teleport(factors) never makes the goal worse. Refusals:
+  // teleport_problem, validate(search); factors untouched then.
+  Status best_factors(const TeleportSearch& search, float* factors) const;
+  // The same with the search given by its parts (goal by name: parse_teleport_goal), as JS passes it.
+  Status best_factors(const std::string& goal, int points, float reach, float* factors) const;
 
  private:
   bool train_one_step();
   void next_batch();
   void fail(int step, bool gradient_blew_up, const char* what, double bad_value);
-  // The training loss and ‖∇_θ L‖ over the whole training split (trainer_orbit.cpp).
-  void full_training_gradient(double& loss, double& grad_norm) const;
+  // The training loss and ‖∇_θ L‖ of layer over the whole training split (trainer_orbit.cpp);
+  // grads, when given, receives ∇_θ L (shaped like the parameters; incomplete when the norm is NaN).
+  void full_training_gradient(const Layer& layer, double& loss, double& grad_norm, LayerParams* grads = nullptr) const;
+  // The training loss of layer over the whole training split.
+  double training_loss(const Layer& layer) const;
 
   TrainerOptions options_;
   Dataset data_;
@@ -133,6 +174,7 @@ class Trainer {
   double first_grad_norm_ = 0, last_grad_norm_ = 0;
   std::vector<TrainRecord> history_;
   Divergence divergence_;
+  std::vector<double> initial_balance_;  // balance() at construction, for balance_drift()
 };
 
 // True when every entry of q, k and v is finite.
