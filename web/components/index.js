@@ -10,6 +10,7 @@ import { GateLabCensus } from './paper-a/gatelab-census.js';
 import { GateLabRace } from './paper-a/race/gatelab-race.js';
 import { GateLabInteractions } from './paper-a/gatelab-interactions.js';
 import { GateLabLm } from './paper-a/lm/gatelab-lm.js';
+import { GateLabConditioning } from './paper-a/gatelab-conditioning.js';
 import { GateLabEnergy } from './paper-b/gatelab-energy.js';
 import { GateLabTying } from './paper-b/gatelab-tying.js';
 import { GateLabPrecond } from './paper-b/gatelab-precond.js';
@@ -24,6 +25,7 @@ export { GateLabCensus } from './paper-a/gatelab-census.js';
 export { GateLabRace } from './paper-a/race/gatelab-race.js';
 export { GateLabInteractions } from './paper-a/gatelab-interactions.js';
 export { GateLabLm } from './paper-a/lm/gatelab-lm.js';
+export { GateLabConditioning } from './paper-a/gatelab-conditioning.js';
 export { GateLabEnergy } from './paper-b/gatelab-energy.js';
 export { GateLabTying } from './paper-b/gatelab-tying.js';
 export { GateLabPrecond } from './paper-b/gatelab-precond.js';
@@ -43,6 +45,7 @@ export const FIGURES = {
   'gatelab-race': GateLabRace,
   'gatelab-interactions': GateLabInteractions,
   'gatelab-lm': GateLabLm,
+  'gatelab-conditioning': GateLabConditioning,
   // Paper B
   'gatelab-energy': GateLabEnergy,
   'gatelab-tying': GateLabTying,

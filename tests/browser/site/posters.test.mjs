@@ -42,6 +42,8 @@ describe('posters and oEmbed', () => {
     assert.match(index.figures['gatelab-race'].alt, /test accuracy/);
     // The language-model figure's poster shows its trained curves: its alt names the models' losses.
     assert.match(index.figures['gatelab-lm'].alt, /Validation loss at step [\d,]+, nats per character.*SwiGLU [\d.]+/);
+    // The conditioning figure's poster is drawn after its six runs: its alt gives each model's κ.
+    assert.match(index.figures['gatelab-conditioning'].alt, /SwiGLU \(\d+ units, \d+ parameters\): κ [\d.]+(?: × 10\S+)? at step 0/);
   });
 
   it('static oEmbed JSON per figure and per anchor, discovered from the articles, opens the same figure', async () => {

@@ -7,6 +7,7 @@ import { normalArray } from '../base/seeded-random.js';
 import { paperATasks } from './paper-a-tasks.js';
 import { gpTasks } from './gp-tasks.js';
 import { lmTasks } from './lm-tasks.js';
+import { conditioningTasks } from './conditioning-tasks.js';
 
 /** Seeds for trial t of a figure seed: one for the layer, one for its probe inputs. */
 function trialSeeds(seed, trial) {
@@ -56,9 +57,10 @@ export const tasks = {
   },
 
   /** lab.symmetry.exchangePlane as a task, for resolutions worth moving off the main thread. */
-  *exchangePlane(lab, { activation, beta, min = -3, max = 3, n = 64 }) {
+  *exchangePlane(lab, { activation, beta, min = -3, max = 3, n = 64, symmetrize = 0 }) {
     yield 0;
-    return lab.symmetry.exchangePlane(activation, { min, max, n, ...(activation === 'swish' ? { beta } : {}) });
+    return lab.symmetry.exchangePlane(activation,
+      { min, max, n, symmetrize, ...(activation === 'swish' ? { beta } : {}) });
   },
 };
 
@@ -69,3 +71,5 @@ Object.assign(tasks, paperATasks);
 Object.assign(tasks, gpTasks);
 // <gatelab-lm>: live character language-model sessions; see lm-tasks.js.
 Object.assign(tasks, lmTasks);
+// <gatelab-conditioning>: NTK condition numbers over training; see conditioning-tasks.js.
+Object.assign(tasks, conditioningTasks);
