@@ -120,6 +120,7 @@ describe('demos/paper-a.html', () => {
         'arXiv 2605.20749, ICML 2026', 'Not resolved at this scale.']) assert.ok(section.text.includes(cite), cite);
       // The text's button drives the conditioning figure, and the URL follows.
       const figure = page.locator('#conditioning');
+      await settledAll(page, '#conditioning');
       await page.locator('button[data-target="conditioning"]', { hasText: 'circle' }).click();
       await settledAll(page, '#conditioning');
       assert.equal(await figure.evaluate((el) => el.task), 'circle');
