@@ -41,6 +41,8 @@ export function articleAnchors(page) {
 
 /** True when the attributes only restate the figure's defaults (its default poster fits). */
 function isDefault(tag, attributes) {
+  // An article may name a figure that another branch registers: say which, rather than fail on undefined.
+  if (!Object.hasOwn(FIGURES, tag)) throw new Error(`posters: <${tag}> in an article is not a registered figure`);
   const schema = FIGURES[tag].schema;
   return attributes.every(([name, value]) => {
     const [key, spec] = Object.entries(schema).find(([k]) => attributeName(k) === name) ?? [];

@@ -64,9 +64,9 @@ val ntk_js(const Layer& layer, Ptr x, int rows) {
                    "conditionNumber", k.condition_number);
 }
 
-Status plane(int act, float beta, float lo, float hi, int n, Ptr out) {
-  return run_if_ok(validate_activation_curve(act, lo, hi, n), [&] {
-    exchange_plane({activation_by_index(act), beta}, lo, hi, n, f32(out));
+Status plane(int act, float beta, float lo, float hi, int n, float symmetrize, Ptr out) {
+  return run_if_ok(validate_exchange_plane(act, lo, hi, n, symmetrize), [&] {
+    exchange_plane({activation_by_index(act), beta}, lo, hi, n, f32(out), symmetrize);
   });
 }
 

@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const trainer = lab.createTrainer({ kind: 'gated' });
   trainer.teleport([2, 2]); // error: a number or a Float32Array
   const balance: number[] = trainer.balance(); // error: a Float32Array
+  lab.symmetry.exchangePlane('silu', { symmetrize: '0.5' }); // error: symmetrize is a number
   console.log(n, gram, balance);
 }
 void main();

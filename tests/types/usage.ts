@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const scaled = layer.rescaled(2);
   const gap: number = lab.symmetry.exchangeGap(layer, new Float32Array(8), 2);
   const sgap: number = lab.symmetry.scalingGap(layer, new Float32Array(8), 2, -1.5);
-  const plane: Float32Array = lab.symmetry.exchangePlane('silu', { min: -3, max: 3, n: 64 });
+  const plane: Float32Array = lab.symmetry.exchangePlane('silu', { min: -3, max: 3, n: 64, symmetrize: 0.5 });
   const symgated: Layer = lab.createLayer({ kind: 'gated', activation: 'silu', dIn: 4, hidden: 8, dOut: 3, rank: 2,
     seed: 7, symmetrize: 1 });
   const lambda: number = symgated.options.symmetrize;

@@ -12,6 +12,7 @@ import { GateLabInteractions } from './paper-a/gatelab-interactions.js';
 import { GateLabLm } from './paper-a/lm/gatelab-lm.js';
 import { GateLabTeleport } from './paper-a/orbit/gatelab-teleport.js';
 import { GateLabConservation } from './paper-a/orbit/gatelab-conservation.js';
+import { GateLabConditioning } from './paper-a/gatelab-conditioning.js';
 import { GateLabEnergy } from './paper-b/gatelab-energy.js';
 import { GateLabTying } from './paper-b/gatelab-tying.js';
 import { GateLabPrecond } from './paper-b/gatelab-precond.js';
@@ -28,6 +29,7 @@ export { GateLabInteractions } from './paper-a/gatelab-interactions.js';
 export { GateLabLm } from './paper-a/lm/gatelab-lm.js';
 export { GateLabTeleport } from './paper-a/orbit/gatelab-teleport.js';
 export { GateLabConservation } from './paper-a/orbit/gatelab-conservation.js';
+export { GateLabConditioning } from './paper-a/gatelab-conditioning.js';
 export { GateLabEnergy } from './paper-b/gatelab-energy.js';
 export { GateLabTying } from './paper-b/gatelab-tying.js';
 export { GateLabPrecond } from './paper-b/gatelab-precond.js';
@@ -49,6 +51,7 @@ export const FIGURES = {
   'gatelab-lm': GateLabLm,
   'gatelab-teleport': GateLabTeleport,
   'gatelab-conservation': GateLabConservation,
+  'gatelab-conditioning': GateLabConditioning,
   // Paper B
   'gatelab-energy': GateLabEnergy,
   'gatelab-tying': GateLabTying,

@@ -68,6 +68,14 @@ Status validate_rows(int rows, int max_rows) {
   return {};
 }
 
+Status validate_symmetrize(float symmetrize) {
+  if (!(symmetrize >= 0.0f && symmetrize <= 1.0f)) {
+    return out_of_range("symmetrize",
+                        "symmetrize must be a finite number in [0, 1] (got " + std::to_string(symmetrize) + ")");
+  }
+  return {};
+}
+
 Status validate(const LayerConfig& c) {
   if (c.d_in < 1 || c.d_in > max_layer_dim) return dim_error("d_in", c.d_in);
   if (c.hidden < 1 || c.hidden > max_layer_dim) return dim_error("hidden", c.hidden);
@@ -80,10 +88,7 @@ Status validate(const LayerConfig& c) {
     return out_of_range(
         "beta", "beta must be a finite number with |beta| <= " + std::to_string(static_cast<int>(max_swish_beta)));
   }
-  if (!(c.symmetrize >= 0.0f && c.symmetrize <= 1.0f)) {
-    return out_of_range("symmetrize",
-                        "symmetrize must be a finite number in [0, 1] (got " + std::to_string(c.symmetrize) + ")");
-  }
+  if (Status e = validate_symmetrize(c.symmetrize); !e.ok()) return e;
   if (c.symmetrize != 0.0f && c.kind != LayerKind::gated) {
     return unsupported("symmetrize", std::string("symmetrize applies to the 'gated' kind only (kind is '") +
                                          layer_kind_name(c.kind) + "')");

@@ -69,13 +69,31 @@ double scaling_gap_per_unit(const Layer& layer, const float* x, int rows, const 
   return relative_gap(base.data(), scaled.data(), base.size());
 }
 
-void exchange_plane(ActivationSpec s, float lo, float hi, int n, float* out) {
+Status validate_exchange_plane(int activation, float lo, float hi, int n, float symmetrize) {
+  if (Status e = validate_activation_curve(activation, lo, hi, n); !e.ok()) return e;
+  return validate_symmetrize(symmetrize);
+}
+
+void exchange_plane(ActivationSpec s, float lo, float hi, int n, float* out, float symmetrize) {
   std::vector<float> axis(n), sigma(n);
   const float step = n > 1 ? (hi - lo) / static_cast<float>(n - 1) : 0.0f;
   for (int i = 0; i < n; ++i) axis[i] = lo + step * static_cast<float>(i);
   activation_forward(s, axis.data(), sigma.data(), n);
+  if (symmetrize == 0.0f) {
+    // λ = 0 is the gated unit: g itself, bit for bit as before the dial existed.
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) out[i * n + j] = sigma[i] * axis[j] - sigma[j] * axis[i];
+    }
+    return;
+  }
+  // c_λ(a, b) = w₁·(σ(a)·b) + w₂·(σ(b)·a) with the layer's weights and grouping (layer_forward.cpp), so
+  // the plane is what the layer's own swap changes; at w₁ = w₂ = ½ both sums add the same two products.
+  const float w2 = symmetrize / 2.0f, w1 = 1.0f - w2;
   for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) out[i * n + j] = sigma[i] * axis[j] - sigma[j] * axis[i];
+    for (int j = 0; j < n; ++j) {
+      const float ab = sigma[i] * axis[j], ba = sigma[j] * axis[i];
+      out[i * n + j] = (w1 * ab + w2 * ba) - (w1 * ba + w2 * ab);
+    }
   }
 }
 

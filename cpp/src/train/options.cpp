@@ -7,6 +7,7 @@
 #include "gatelab/train/loss.hpp"
 #include "gatelab/train/optimizer.hpp"
 #include "gatelab/train/race.hpp"
+#include "gatelab/train/trainer.hpp"
 
 namespace gatelab {
 
@@ -81,6 +82,11 @@ void add_train_options(OptionEntries& entries, NameSets& names) {
                              {"budget", T::integer},
                              {"mlp_hidden", T::integer}});
   entries.push_back({"race", race});
+  // The orbit search's grid (gatelab-teleport): reach's lower end is open (> 1), so only its cap is a range.
+  entries.push_back({"trainer.bestFactors",
+                     {{"goal", T::name, "teleportGoals"},
+                      {"points", T::integer, "", 3, max_teleport_grid_points},
+                      {"reach", T::number}}});
   entries.push_back(
       {"race.model", {{"kind", T::name, "kinds"}, {"activation", T::name, "activations"}, {"symmetrize", T::number}}});
 
@@ -125,6 +131,7 @@ void add_train_options(OptionEntries& entries, NameSets& names) {
   // The trainer has no weight decay, so AdamW would be Adam: it offers the first three.
   names.push_back(name_set("trainerOptimizers", {OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adam},
                            optimizer_name));
+  names.push_back(name_set("teleportGoals", {TeleportGoal::gradient, TeleportGoal::step}, teleport_goal_name));
   names.push_back(name_set("widthRules", {WidthRule::budget, WidthRule::shazeer}, width_rule_name));
 }
 

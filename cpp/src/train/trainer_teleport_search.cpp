@@ -61,14 +61,16 @@ Status validate(const TeleportSearch& s) {
   return {};
 }
 
+const char* teleport_goal_name(TeleportGoal goal) { return goal == TeleportGoal::gradient ? "gradient" : "step"; }
+
 Status parse_teleport_goal(const std::string& name, TeleportGoal& goal) {
-  if (name == "gradient")
-    goal = TeleportGoal::gradient;
-  else if (name == "step")
-    goal = TeleportGoal::step;
-  else
-    return invalid_value("goal", "goal must be 'gradient' or 'step', got '" + name + "'");
-  return {};
+  for (TeleportGoal g : {TeleportGoal::gradient, TeleportGoal::step}) {
+    if (name == teleport_goal_name(g)) {
+      goal = g;
+      return {};
+    }
+  }
+  return invalid_value("goal", "goal must be 'gradient' or 'step', got '" + name + "'");
 }
 
 Status Trainer::probe_orbit(const float* factors, OrbitProbe& probe) const {

@@ -1,9 +1,9 @@
 // Series colours a reader can tell apart: the figures whose lines stand for models (the race's
-// seven layers, the GP figure's four depths, the language-model figure's four MLPs) draw them in
-// colours whose every pair differs by at least MIN_DELTA_E (CIEDE2000), in the light and the dark
-// theme, as actually painted on the loss canvas (a line drawn at partial opacity counts as the
-// colour it makes over the background). The colours are read off the canvas context's strokes,
-// so the test sees what the figure draws, not what a table says.
+// seven layers, the GP figure's four depths, the language-model figure's four MLPs, the conditioning
+// figure's six layers) draw them in colours whose every pair differs by at least MIN_DELTA_E
+// (CIEDE2000), in the light and the dark theme, as actually painted on the loss canvas (a line drawn
+// at partial opacity counts as the colour it makes over the background). The colours are read off
+// the canvas context's strokes, so the test sees what the figure draws, not what a table says.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSession, openPage, figuresSettled } from '../harness.mjs';
@@ -21,6 +21,7 @@ const FIGURES = [
   { tag: 'gatelab-race', query: 'steps=20&seeds=1', series: 7 },
   { tag: 'gatelab-gp', query: 'train-steps=10&length=8', series: 4 },
   { tag: 'gatelab-lm', query: 'models=swiglu,symgated-silu,ffn-gelu,bilinear&seeds=1&steps=50', series: 4 },
+  { tag: 'gatelab-conditioning', query: 'steps=30', series: 6 },
 ];
 
 /** Records every stroke of a canvas (colour as the context normalised it, and the opacity) on the canvas. */

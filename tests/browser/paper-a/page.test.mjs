@@ -11,9 +11,10 @@ import { loadGateLab } from '../../../web/lib/gatelab.js';
 import { variantNamed } from '../../../web/components/paper-a/lm/lm-schema.js';
 
 const FIGURES = ['gatelab-rank', 'gatelab-exchange', 'gatelab-exchange-plane', 'gatelab-scaling', 'gatelab-census',
-  'gatelab-race', 'gatelab-interactions', 'gatelab-lm'];
-// The language-model figure trains for minutes at its defaults: a short run keeps the test short.
-const SHORT_LM = 'lm.steps=50&lm.seeds=1';
+  'gatelab-race', 'gatelab-interactions', 'gatelab-lm', 'gatelab-conditioning'];
+// The language-model figure trains for minutes at its defaults: a short run keeps the test short (and the
+// conditioning figure's six runs with it).
+const SHORT_LM = 'lm.steps=50&lm.seeds=1&conditioning.steps=120';
 const ALL = FIGURES.join(', ');
 
 describe('demos/paper-a.html', () => {
@@ -91,6 +92,43 @@ describe('demos/paper-a.html', () => {
     assert.deepEqual(problems, []);
     await context.close();
   });
+
+  it('"Why does gating help?": three explanations, their figures, and the language-model study in plain words',
+    async () => {
+      const { page, context, problems } = await openPage(session.browser);
+      await page.goto(session.server.url + `demos/paper-a.html#${SHORT_LM}`);
+      const section = await page.evaluate(() => {
+        const h2 = document.getElementById('why-gating');
+        const parts = [];
+        for (let el = h2.nextElementSibling; el && el.localName !== 'h2' && el.localName !== 'footer'; el = el.nextElementSibling) {
+          parts.push(el);
+        }
+        return {
+          heading: h2.textContent,
+          h3: parts.filter((el) => el.localName === 'h3').map((el) => el.id),
+          tags: parts.filter((el) => el.localName.startsWith('gatelab-')).map((el) => `${el.localName}#${el.id}`),
+          toc: !!document.querySelector('.toc a[href="#why-gating"]'),
+          text: parts.map((el) => el.textContent).join(' ').replace(/\s+/g, ' '),
+        };
+      });
+      assert.equal(section.heading, 'Why does gating help? Three explanations');
+      assert.deepEqual(section.h3, ['why-symmetry', 'why-training', 'why-conditioning', 'why-lm']);
+      assert.deepEqual(section.tags, ['gatelab-teleport#teleport', 'gatelab-conservation#conservation',
+        'gatelab-conditioning#conditioning']);
+      assert.ok(section.toc, 'listed in the table of contents');
+      for (const cite of ['Marcotte, Gribonval and Peyré, 2025', 'Tran et al., 2026', 'Zhao et al., 2022',
+        'arXiv 2605.20749, ICML 2026', 'Not resolved at this scale.']) assert.ok(section.text.includes(cite), cite);
+      // The text's button drives the conditioning figure, and the URL follows.
+      const figure = page.locator('#conditioning');
+      await settledAll(page, '#conditioning');
+      await page.locator('button[data-target="conditioning"]', { hasText: 'circle' }).click();
+      await settledAll(page, '#conditioning');
+      assert.equal(await figure.evaluate((el) => el.task), 'circle');
+      assert.equal((await hashParams(page)).get('conditioning.task'), 'circle');
+      assert.ok((await figure.evaluate((el) => el.results)).every((r) => r.options.data.task === 'circle'));
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
 
   it('fits a 320 px wide phone, every figure inside the viewport', async () => {
     const { page, context, problems } = await openPage(session.browser, { viewport: { width: 320, height: 640 } });

@@ -16,7 +16,7 @@ const ALL = Object.keys(FIGURES).join(', ');
 // Query or hash a page needs: a figure for the iframe page, short trainings for the articles.
 const SETTINGS = {
   'frame.html': '?figure=gatelab-race&steps=40&seeds=1',
-  'paper-a.html': '#race.steps=40&race.seeds=1&lm.steps=50&lm.seeds=1',
+  'paper-a.html': '#race.steps=40&race.seeds=1&lm.steps=50&lm.seeds=1&conditioning.steps=60',
   'paper-b.html': '#gp.train-steps=20',
 };
 const PAGES = readdirSync(join(root, 'web/demos')).filter((f) => f.endsWith('.html')).sort();

@@ -45,6 +45,8 @@ describe('posters and oEmbed', () => {
     // The symmetry figures' posters are drawn from their results: the orbit's numbers, the drift's.
     assert.match(index.figures['gatelab-teleport'].alt, /unit 1 at c = 2: training loss [\d.]+ .*‖∇L‖ [\d.]+.*plain descent/);
     assert.match(index.figures['gatelab-conservation'].alt, /balance drift .*ReGLU .*SwiGLU/);
+    // The conditioning figure's poster is drawn after its six runs: its alt gives each model's κ.
+    assert.match(index.figures['gatelab-conditioning'].alt, /SwiGLU \(\d+ units, \d+ parameters\): κ [\d.]+(?: × 10\S+)? at step 0/);
   });
 
   it('static oEmbed JSON per figure and per anchor, discovered from the articles, opens the same figure', async () => {

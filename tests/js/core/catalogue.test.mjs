@@ -32,6 +32,7 @@ const corpusText = 'the cat sat on the mat. '.repeat(60);
 /** [entry, call with one extra key (typo) → throws, the argument it must name]. */
 function typoCases() {
   const corpus = lab.lm.createCorpus(corpusText);
+  const trainer = lab.createTrainer({ kind: 'gated', hidden: 2, data: { task: 'xor', count: 16 } });
   const cases = [
     ['createLayer', () => lab.createLayer({ ...layer, hiden: 3 }), 'options.hiden'],
     ['cem.createAttention', () => lab.cem.createAttention({ d: 4, head: 2 }), 'options.head'],
@@ -54,8 +55,9 @@ function typoCases() {
     ['lm.createSession', () => lab.lm.createSession({ corpus, d: 8, heads: 2, layer: 1 }), 'options.layer'],
     ['lm.mlp', () => lab.lm.createSession({ corpus, d: 8, heads: 2, mlp: { symmetrise: 1 } }), 'options.mlp.symmetrise'],
     ['gp', () => lab.gp.sample({ lengthscale: 1 }), 'options.lengthscale'],
+    ['trainer.bestFactors', () => trainer.bestFactors({ goal: 'step', point: 9 }), 'options.point'],
   ];
-  return { cases, dispose: () => corpus.dispose() };
+  return { cases, dispose: () => { corpus.dispose(); trainer.dispose(); } };
 }
 
 test('every entry point refuses a typo, naming it, and the module stays usable', () => {
@@ -102,6 +104,8 @@ test('a typo close to an option is answered with the option', () => {
 test('every entry point the tests call is in the catalogue, and each valid call still works', () => {
   const { cases, dispose } = typoCases();
   for (const [entry] of cases) assert.ok(OPTIONS[entry], entry);
+  const covered = new Set(cases.map(([entry]) => entry));
+  assert.deepEqual(Object.keys(OPTIONS).filter((entry) => !covered.has(entry)), [], 'entries without a typo case');
   dispose();
   assert.equal(lab.datasets.make('xor', { count: 8, seed: 1 }).task, 'xor');
   assert.throws(() => lab.datasets.make('moons'), (e) => e.argument === 'task');

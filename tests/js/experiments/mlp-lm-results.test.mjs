@@ -75,3 +75,32 @@ test('the article\'s verdict is the honest one, and its numbers are the review\'
   assert.deepEqual([...rates], [0.004]);
   assert.ok(article.replace(/\s+/g, ' ').includes('the figure trains every model at one rate, 0.004.'));
 });
+
+test('"What GateLab\'s language-model study found" quotes only the JSON\'s numbers, rounded as the table does', () => {
+  const start = article.indexOf('<h3 id="why-lm">');
+  assert.ok(start > 0, 'the section is in the article');
+  const text = article.slice(start, article.indexOf('<footer>', start)).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  const { analysis } = results;
+  const r = review(results);
+  const p = analysis.precondition;
+  const long = analysis.longPair;
+  const relu = r.sameSigma.relu;
+  const m = r.curves.shapeMain;
+  const quoted = [
+    `${signed(p.mean, 3)} ${interval(p.ci95, 3, signed)}`,
+    `a ${r.power.above.toFixed(2)} chance`,
+    `FFN-ReLU − ReGLU ${signed(relu.mean, 3)} ${interval(relu.ci95, 3, signed)}`,
+    `${Math.round(100 * r.shares.min)} %–${Math.round(100 * r.shares.max)} % of it per block`,
+    `${signed(long.mean, 3)} ${interval(long.ci95, 3, signed)}`,
+    `trailed SwiGLU by ${m.min.toFixed(2)}–${m.max.toFixed(2)}`,
+  ];
+  for (const s of quoted) assert.ok(text.includes(s), `article: ${s}`);
+  assert.equal(results.settings.seeds, 5);
+  assert.ok(text.includes('with five seeds'));
+  assert.ok(text.includes(`at ${results.settings.longSteps.toLocaleString('en-US')} steps`));
+  // No other decimal number: every one in the text is inside a quoted string above.
+  const decimals = text.match(/[−+]?\d+\.\d+/g) ?? [];
+  const allowed = quoted.join(' ');
+  for (const d of decimals) assert.ok(allowed.includes(d), `unquoted number ${d}`);
+  assert.doesNotMatch(text, /helped|point the other way|beat SwiGLU/);
+});

@@ -14,7 +14,7 @@ test('the usage file type-checks against gatelab.d.ts', () => {
 test('misuse is rejected by the types', () => {
   const r = misuseErrors('tests/types/misuse.ts');
   assert.notEqual(r.status, 0);
-  assert.deepEqual(r.lines, [6, 7, 8, 9, 11, 13, 14], r.stdout);
+  assert.deepEqual(r.lines, [6, 7, 8, 9, 11, 13, 14, 15], r.stdout);
 });
 
 test('paper A\'s analyses, labels, stats and error codes type-check as a figure uses them', () => {

@@ -259,6 +259,52 @@ export interface ConservationState {
 export declare class GateLabConservation extends GateLabFigure<ConservationState> {
   readonly result: { rates: number[]; steps: number[]; drift: Record<OrbitLayerName, Float64Array>;
     diverged: Record<OrbitLayerName, boolean[]>; trace: { step: number[]; balance: Float32Array[] } } | null;
+/**
+ * <gatelab-conditioning>: the empirical NTK's condition number (docs/MATH.md §A22) over training, with the train
+ * loss on the same steps, for FFN, Bilinear, ReGLU, SwiGLU, symgated SiLU and σ(ab) (symmetric SiLU) at equal
+ * parameters (the race's budget rule) on one race task.
+ */
+export interface ConditioningState {
+  task: 'circle' | 'xor' | 'gaussians' | 'spiral' | 'checkerboard' | 'teacher';
+  /** Parameters per model, 28 … 1024. */
+  budget: number;
+  /** Training steps, 30 … 6000. */
+  steps: number;
+  /** Full-batch 'sgd' (gradient descent), 'momentum' or 'adam'. */
+  optimizer: 'sgd' | 'momentum' | 'adam';
+  /** 0.0001 … 10 (attribute `learning-rate`). */
+  learningRate: number;
+  /**
+   * Training inputs the NTK is measured on, 2 … 256, default 6: on (x, y, 1) Bilinear's kernel has rank ≤ 6
+   * (docs/MATH.md §A22), so with more inputs its κ is infinite.
+   */
+  rows: number;
+  seed: number;
+}
+/** One model of <gatelab-conditioning>, as the library reported it. */
+export interface ConditioningModelResult {
+  label: string;
+  hidden: number;
+  parameters: number;
+  /** The lab.createTrainer options of the run. */
+  options: object;
+  /** Rows of the NTK batch (the first training inputs). */
+  ntkRows: number;
+  /** lab.symmetry.ntk's conditionNumber and largest eigenvalue at each checkpoint. */
+  kappa: { step: number[]; value: number[]; largest: number[] };
+  loss: { step: Float32Array; trainLoss: Float32Array };
+  divergence: object | null;
+}
+export declare class GateLabConditioning extends GateLabFigure<ConditioningState> {
+  task: ConditioningState['task'];
+  budget: number;
+  steps: number;
+  optimizer: ConditioningState['optimizer'];
+  learningRate: number;
+  rows: number;
+  seed: number;
+  /** The models finished so far, in the figure's order (a fresh copy each read). */
+  readonly results: ConditioningModelResult[];
 }
 
 export interface PaperAFigures {
@@ -271,6 +317,7 @@ export interface PaperAFigures {
   'gatelab-lm': typeof GateLabLm;
   'gatelab-teleport': typeof GateLabTeleport;
   'gatelab-conservation': typeof GateLabConservation;
+  'gatelab-conditioning': typeof GateLabConditioning;
 }
 
 declare global {
@@ -284,5 +331,6 @@ declare global {
     'gatelab-lm': GateLabLm;
     'gatelab-teleport': GateLabTeleport;
     'gatelab-conservation': GateLabConservation;
+    'gatelab-conditioning': GateLabConditioning;
   }
 }

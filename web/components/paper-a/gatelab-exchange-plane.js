@@ -7,8 +7,9 @@
 // for a nonlinear σ, symmetric ≈ 0, mlp has nothing to exchange). Every number comes from the
 // library: lab.symmetry.exchangePlane, lab.activationCurve, lab.symmetry.exchangeGap.
 // The λ dial (symmetrize, docs/MATH.md §A11) gives the gated layers c_λ(a, b) = (1 − λ/2)σ(a)b +
-// (λ/2)σ(b)a; what the swap changes is then c_λ(a, b) − c_λ(b, a) = (1 − λ)·g(a, b), drawn on g's
-// colour scale, and the gated gap is the library's for layers made with that symmetrize.
+// (λ/2)σ(b)a; what the swap changes is then c_λ(a, b) − c_λ(b, a) = (1 − λ)·g(a, b), which the library
+// computes (exchangePlane's symmetrize) and the figure draws on g's colour scale; the gated gap is the
+// library's for layers made with that symmetrize.
 import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createRange, createReseedButton, createSelect, syncActivationSelect } from '../base/controls.js';
 import { extent, maxAbs } from '../plot/axes.js';
@@ -48,7 +49,7 @@ export class GateLabExchangePlane extends GateLabFigure {
   };
 
   #controls = null;
-  #target = null;     // the library's numbers: { grid, n, axis, scale, range, z, ratio }
+  #target = null;     // the library's numbers: { grid, n, axis, scale, largest, range, z, ratio, lambda }
   #plane = null;      // what is drawn: the target, or a frame of the transition to it
   #gaps = null;       // exchangeGaps result
   #gapRun = new WorkerRun(this);
@@ -137,13 +138,16 @@ export class GateLabExchangePlane extends GateLabFigure {
   #computeCurves({ animate = false } = {}) {
     const { activation, n, symmetrize } = this.state;
     const [min, max] = this.range;
-    const g = this.lab.symmetry.exchangePlane(activation, { min, max, n, ...this.#activationOptions() });
-    // §A11: the swap changes (1 − λ)·g; at λ = 0 the library's g itself.
-    const grid = symmetrize ? g.map((v) => (1 - symmetrize) * v) : g;
+    const gridOptions = { min, max, n, ...this.#activationOptions() };
+    const g = this.lab.symmetry.exchangePlane(activation, gridOptions);
+    // §A11: what the swap changes at this λ, from the library; g (λ = 0) keeps the colour scale fixed.
+    const plane = symmetrize
+      ? this.lab.symmetry.exchangePlane(activation, { ...gridOptions, symmetrize }) : g;
     const { z, ratio } = this.lab.activationCurve(activation, { min, max, n: CURVE_POINTS, ...this.#activationOptions() });
     // The plane's axis values, exactly as the library spaces them (float32 linspace).
     const axis = this.lab.activationCurve(activation, { min, max, n, ...this.#activationOptions() }).z;
-    const target = { grid, n, axis, scale: maxAbs(g), range: [min, max], z, ratio, lambda: symmetrize };
+    const target = { grid: plane, n, axis, scale: maxAbs(g), largest: maxAbs(plane), range: [min, max], z, ratio,
+      lambda: symmetrize };
     this.#target = target;
     this.#showProbe();
     const from = this.#plane;
@@ -161,7 +165,7 @@ export class GateLabExchangePlane extends GateLabFigure {
       const e = t * t * (3 - 2 * t);
       this.#plane = t >= 1 ? target : shown;
       if (t >= 1) return;
-      for (let i = 0; i < grid.length; i++) shown.grid[i] = g0[i] + e * (grid[i] - g0[i]);
+      for (let i = 0; i < plane.length; i++) shown.grid[i] = g0[i] + e * (plane[i] - g0[i]);
       for (let i = 0; i < ratio.length; i++) shown.ratio[i] = r0[i] + e * (ratio[i] - r0[i]);
       shown.scale = s0 + e * (target.scale - s0);
     });
@@ -212,7 +216,8 @@ export class GateLabExchangePlane extends GateLabFigure {
     return `Exchange gap ‖f(Q,K) − f(K,Q)‖ / ‖f(Q,K)‖ on ${GAP_ROWS} random inputs, seed ${this.state.seed} `
       + `(gated: ${gatedName}; symmetric: ${symmetricName}): `
       + `gated ${formatNumber(gated)}, symmetric ${formatNumber(symmetric)}, MLP n/a (no query to exchange). `
-      + `${why} Largest |g(a, b)| on [${formatNumber(min)}, ${formatNumber(max)}]²: ${formatNumber(this.#target.scale)}.`;
+      + `${why} Largest |g(a, b)| on [${formatNumber(min)}, ${formatNumber(max)}]²: ${formatNumber(this.#target.scale)}`
+      + (symmetrize ? `; of (1 − λ)·g: ${formatNumber(this.#target.largest)}.` : '.');
   }
 
   draw() {

@@ -3,7 +3,6 @@
 // note when the figure's layer is not gated (only gated layers take λ), and the sentence the
 // readouts use to say what λ does.
 import { createRange } from '../base/controls.js';
-import { formatNumber } from '../base/format.js';
 
 const NOT_GATED = 'Only gated layers take λ: choose the gated layer to use the dial.';
 
@@ -41,6 +40,6 @@ export function lambdaWhy(lambda, linear) {
       + 'so the swap changes nothing, whatever σ.';
   }
   return linear ? 'σ is linear, so σ(a)·b = σ(b)·a and the layer keeps the symmetry at any λ.'
-    : `λ = ${formatLambda(lambda)} keeps 1 − λ = ${formatNumber(1 - lambda)} of the antisymmetric part `
+    : `λ = ${formatLambda(lambda)} keeps the share 1 − λ of the antisymmetric part `
       + '½(σ(a)·b − σ(b)·a), so the swap still changes the layer, by (1 − λ) of what it changes at λ = 0.';
 }

@@ -8,6 +8,7 @@ import { paperATasks } from './paper-a-tasks.js';
 import { gpTasks } from './gp-tasks.js';
 import { lmTasks } from './lm-tasks.js';
 import { symmetryTasks } from './symmetry-tasks.js';
+import { conditioningTasks } from './conditioning-tasks.js';
 
 /** Seeds for trial t of a figure seed: one for the layer, one for its probe inputs. */
 function trialSeeds(seed, trial) {
@@ -57,9 +58,10 @@ export const tasks = {
   },
 
   /** lab.symmetry.exchangePlane as a task, for resolutions worth moving off the main thread. */
-  *exchangePlane(lab, { activation, beta, min = -3, max = 3, n = 64 }) {
+  *exchangePlane(lab, { activation, beta, min = -3, max = 3, n = 64, symmetrize = 0 }) {
     yield 0;
-    return lab.symmetry.exchangePlane(activation, { min, max, n, ...(activation === 'swish' ? { beta } : {}) });
+    return lab.symmetry.exchangePlane(activation,
+      { min, max, n, symmetrize, ...(activation === 'swish' ? { beta } : {}) });
   },
 };
 
@@ -72,3 +74,5 @@ Object.assign(tasks, gpTasks);
 Object.assign(tasks, lmTasks);
 // <gatelab-teleport> and <gatelab-conservation>: the orbit, teleports and the balance; see symmetry-tasks.js.
 Object.assign(tasks, symmetryTasks);
+// <gatelab-conditioning>: NTK condition numbers over training; see conditioning-tasks.js.
+Object.assign(tasks, conditioningTasks);

@@ -98,13 +98,24 @@ export interface Symmetry {
   exchangeGap(layer: Layer, x: Float32Array, rows: number): number;
   /** ‖f_{αQ,K/α}(X) − f(X)‖_F / ‖f(X)‖_F (docs/MATH.md §A8); alpha global, or one per hidden unit. */
   scalingGap(layer: Layer, x: Float32Array, rows: number, alpha: number | Float32Array): number;
-  /** n·n values: row i is a_i, column j is b_j, value σ(a)b − σ(b)a. Default n = 64. */
-  exchangePlane(activation: ActivationName, options?: GridOptions): Float32Array;
+  /**
+   * n·n values: row i is a_i, column j is b_j, value σ(a)b − σ(b)a (docs/MATH.md §A16). Default n = 64. With
+   * options.symmetrize λ, what swapping a and b changes in the symmetrised unit c_λ (§A11): (1 − λ)(σ(a)b − σ(b)a),
+   * rounded as the layer rounds c_λ, so λ = 0 is the plain plane bit for bit and λ = 1 is exactly 0.
+   * A λ outside [0, 1] throws 'out-of-range' (not finite: 'not-finite') naming 'options.symmetrize'.
+   */
+  exchangePlane(activation: ActivationName, options?: ExchangePlaneOptions): Float32Array;
   /**
    * The layer's empirical NTK on x (rows·dIn). Any kind. Caps: rows·dOut ≤ 256 (throws 'out-of-range' naming
    * 'rows') and parameterCount ≤ 16384 (throws 'out-of-range' naming 'layer').
    */
   ntk(layer: Layer, x: Float32Array, rows: number): NtkResult;
+}
+
+/** lab.symmetry.exchangePlane's options: the grid, and the λ dial of createLayer's `symmetrize`. */
+export interface ExchangePlaneOptions extends GridOptions {
+  /** λ ∈ [0, 1], default 0: the same meaning and range as LayerOptions.symmetrize (docs/MATH.md §A11). */
+  symmetrize?: number;
 }
 
 /** A layer as lab.layerLabel names it; a layer's own `options` is one. */

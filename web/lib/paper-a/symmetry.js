@@ -52,11 +52,18 @@ export function createSymmetry(core) {
       return { gram: r.gram, eigenvalues: r.eigenvalues, conditionNumber: r.conditionNumber };
     },
 
-    /** Float32Array n·n: row i is a_i, column j is b_j, value σ(a)b − σ(b)a. */
+    /**
+     * Float32Array n·n: row i is a_i, column j is b_j, value σ(a)b − σ(b)a; with options.symmetrize λ
+     * (docs/MATH.md §A11, §A16) what the swap changes in the symmetrised unit, (1 − λ)(σ(a)b − σ(b)a).
+     */
     exchangePlane(activation, options) {
       const { index, beta, min, max, n } = curveOptions(core, activation, options, 64, 'symmetry.exchangePlane');
-      const [error, plane] = core.heap.call([], [n * n], (p) => m._exchangePlane(index, beta, min, max, n, p));
-      throwCoreError(error, { argument: 'options', prefix: 'options', fields: ['min', 'max', 'n', 'beta'] });
+      // Its range is the core's to check, with the layer's own rule (validate_symmetrize).
+      const lambda = options?.symmetrize === undefined ? 0 : finiteNumber('options.symmetrize', options.symmetrize);
+      const [error, plane] = core.heap.call([], [n * n],
+        (p) => m._exchangePlane(index, beta, min, max, n, lambda, p));
+      throwCoreError(error,
+        { argument: 'options', prefix: 'options', fields: ['min', 'max', 'n', 'beta', 'symmetrize'] });
       return plane;
     },
   });

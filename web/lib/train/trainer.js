@@ -4,7 +4,7 @@
 // training, not bad input).
 import { throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { fail, finiteNumber, floatArray, integer } from '../core/validate.js';
+import { fail, finiteNumber, floatArray, integer, optionsOf, rangeOf } from '../core/validate.js';
 
 const FIELDS = ['step', 'trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy', 'gradNorm'];
 
@@ -130,10 +130,11 @@ export class Trainer extends Owned {
    * One factor per unit from the grid c = reach^(2i/(points − 1) − 1): the smallest ‖∇L‖ (goal 'gradient')
    * or the lowest loss after the next plain gradient step (goal 'step'); 1 where nothing on the grid is better.
    */
-  bestFactors({ goal = 'step', points = 13, reach = 4 } = {}) {
+  bestFactors(options = {}) {
+    const { goal = 'step', points = 13, reach = 4 } = optionsOf('options', options, 'trainer.bestFactors');
     const handle = handleOf(this);
     if (typeof goal !== 'string') fail('goal', "'gradient' or 'step'", goal, 'invalid-type');
-    integer('points', points, { min: 3, max: 101 });
+    integer('points', points, rangeOf('trainer.bestFactors', 'points'));
     finiteNumber('reach', reach);
     const [error, out] = this.#core.heap.call([], [this.options.hidden], (p) => handle.bestFactors(goal, points, reach, p));
     throwCoreError(error, { argument: 'this', fields: ['goal', 'points', 'reach'] });

@@ -62,6 +62,9 @@ struct LayerConfig {
 
 // ok when the config is valid, else a status naming the field and what was expected.
 Status validate(const LayerConfig& config);
+// ok when symmetrize λ is a finite number in [0, 1] (§A11); else 'out-of-range' naming "symmetrize".
+// validate(LayerConfig) and the exchange plane share it, so both refuse the same λ.
+Status validate_symmetrize(float symmetrize);
 
 // The activation named `name` with parameter beta (kept for every kind, as ActivationSpec
 // does; swish uses it): ok or a status naming `field` (unknown name) or beta (not finite or

@@ -36,8 +36,14 @@ double scaling_gap(const Layer& layer, const float* x, int rows, float alpha);
 // The same with one α_j per hidden unit (alphas has length hidden, all ≠ 0).
 double scaling_gap_per_unit(const Layer& layer, const float* x, int rows, const float* alphas);
 
-// out (n, n): out[i·n + j] = σ(a_i) b_j − σ(b_j) a_i, a_i = b_i = lo + i·(hi − lo)/(n − 1).
-void exchange_plane(ActivationSpec s, float lo, float hi, int n, float* out);
+// validate_activation_curve, then validate_symmetrize(symmetrize) (the exchange plane's options).
+Status validate_exchange_plane(int activation, float lo, float hi, int n, float symmetrize);
+
+// out (n, n): what swapping a and b changes in one pair of a gated unit (§A16), a_i = b_i = lo + i·(hi − lo)/(n − 1).
+// symmetrize λ = 0: out[i·n + j] = g(a_i, b_j) = σ(a_i) b_j − σ(b_j) a_i, the plain gated unit.
+// λ ∈ (0, 1]: out[i·n + j] = c_λ(a_i, b_j) − c_λ(b_j, a_i) = (1 − λ)·g(a_i, b_j) (§A11), with c_λ rounded as
+// the layer's forward rounds it, so λ = 1 gives exactly 0.
+void exchange_plane(ActivationSpec s, float lo, float hi, int n, float* out, float symmetrize = 0.0f);
 
 // σ(z)/z, with its limit σ'(0) at z = 0 when σ(0) = 0 (the constant c of A7 when σ is linear),
 // and NaN at z = 0 when σ(0) ≠ 0 (a pole).

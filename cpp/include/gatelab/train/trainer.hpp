@@ -75,6 +75,8 @@ struct TeleportSearch {
 };
 // ok, or a status naming 'points' or 'reach'.
 Status validate(const TeleportSearch& search);
+// "gradient" or "step": the goal's name in the API.
+const char* teleport_goal_name(TeleportGoal goal);
 // "gradient" or "step", else invalid_value naming 'goal'.
 Status parse_teleport_goal(const std::string& name, TeleportGoal& goal);
 
