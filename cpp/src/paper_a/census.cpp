@@ -134,7 +134,8 @@ CensusRow census_row(const LayerConfig& config, int inputs, double threshold) {
 
   row.exchange_applicable = config.kind != LayerKind::mlp;
   if (row.exchange_applicable) {
-    row.exchange_predicted = config.kind == LayerKind::symmetric || is_linear(config.activation.kind);
+    row.exchange_predicted =
+        config.kind == LayerKind::symmetric || config.kind == LayerKind::bigated || is_linear(config.activation.kind);
     row.exchange_gap = exchange_gap(layer, x.data(), row.inputs);
     row.exchange_measured = row.exchange_gap < 1e-5;
   }

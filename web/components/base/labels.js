@@ -17,6 +17,7 @@ const LOCAL_KINDS = Object.freeze([
   Object.freeze({ name: 'mlp', label: 'MLP' }),
   Object.freeze({ name: 'symmetric', label: 'symmetric' }),
   Object.freeze({ name: 'gated', label: 'gated' }),
+  Object.freeze({ name: 'bigated', label: 'bigated' }),
 ]);
 
 const entry = (label, shortLabel, gatedName = null) => Object.freeze({ label, shortLabel, gatedName });
@@ -58,7 +59,7 @@ export function layerKinds(lab = null) {
   return fromLibrary(lab) ? lab.layerKinds : LOCAL_KINDS;
 }
 
-/** The kinds' names: ['mlp', 'symmetric', 'gated']. */
+/** The kinds' names: ['mlp', 'symmetric', 'gated', 'bigated']. */
 export function layerKindNames(lab = null) {
   return layerKinds(lab).map((k) => k.name);
 }
