@@ -92,12 +92,17 @@ TEST(CensusTable, ListsParseIntoTheOptionsAndNameTheirFirstBadEntry) {
   EXPECT_EQ(o.activations, (std::vector<Activation>{Activation::relu, Activation::silu}));
   EXPECT_EQ(o.ranks, (std::vector<int>{2, 1}));
   EXPECT_EQ(parse_census_lists("gated,attention", "", "1", o),
-            "kinds: 'attention' is not 'mlp', 'symmetric' or 'gated'");
+            "kinds: 'attention' is not 'mlp', 'symmetric', 'gated' or 'bigated'");
   EXPECT_EQ(parse_census_lists("gated", "relu,swiglu", "1", o), "activations: 'swiglu' is not a catalogue name");
   EXPECT_EQ(parse_census_lists("gated", "", "1,x", o), "ranks: 'x' is not an integer");
   EXPECT_EQ(parse_census_lists("gated", "", "1,2.5", o), "ranks: '2.5' is not an integer");
   o = {};
   ASSERT_EQ(parse_census_lists("", "", "", o), "");
+  EXPECT_EQ(o.kinds, CensusOptions{}.kinds) << "an empty list keeps paper A's three kinds";
+  EXPECT_EQ(o.kinds.size(), 3u);
+  ASSERT_EQ(parse_census_lists("bigated", "", "1", o), "");
+  EXPECT_EQ(o.kinds, std::vector<LayerKind>{LayerKind::bigated});
+  o.kinds.clear();
   EXPECT_EQ(validate(o), "kinds must list at least one kind");
 }
 

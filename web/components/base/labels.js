@@ -64,9 +64,19 @@ export function layerKindNames(lab = null) {
   return layerKinds(lab).map((k) => k.name);
 }
 
-/** The kinds whose units have a query and a key, so Q ↔ K can be exchanged (all but the MLP). */
+// The bigated kind σ(a)σ(b) (docs/MATH.md §A23) is issue #23's language-model variant, not one of
+// paper A's forms: the paper-A figures (census, exchange, interactions, the gap readouts) keep to
+// the paper's three kinds; <gatelab-lm> offers it through its own preset.
+const OUTSIDE_PAPER_A = new Set(['bigated']);
+
+/** Paper A's kinds, in the library's order: ['mlp', 'symmetric', 'gated']. */
+export function paperAKindNames(lab = null) {
+  return layerKindNames(lab).filter((name) => !OUTSIDE_PAPER_A.has(name));
+}
+
+/** Paper A's kinds whose units have a query and a key, so Q ↔ K can be exchanged (all but the MLP). */
 export function queryKindNames(lab = null) {
-  return layerKindNames(lab).filter((name) => name !== 'mlp');
+  return paperAKindNames(lab).filter((name) => name !== 'mlp');
 }
 
 /** A kind's label: "MLP", "symmetric", "gated". */

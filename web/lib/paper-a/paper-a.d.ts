@@ -120,7 +120,7 @@ export interface LayerDescription {
 
 /** lab.census options: one row per kind × activation × rank (mlp rows ignore the rank). */
 export interface CensusOptions {
-  /** Default all three. */
+  /** Default paper A's three: 'mlp', 'symmetric', 'gated' ('bigated' when named). */
   kinds?: LayerKind[];
   /** Default the whole catalogue. */
   activations?: ActivationName[];
