@@ -5,7 +5,11 @@
 // the seeded paired bootstrap of ρ. lab.stats is the real wasm module's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { DESIGN, WORDS, analyse, retainedFraction, sequentialVerdicts, uniforms, verdictReport } from
   '../../../scripts/experiments/mlp-lm-verdict.mjs';
@@ -177,4 +181,20 @@ test('the committed pilot is labelled a pilot, says what the protocol quotes, an
   }
   const out = sequentialVerdicts({ main: pilot }, stats);
   assert.ok(out.verdicts.every((v) => v.verdict === WORDS.open && /runs missing/.test(v.why)));
+});
+
+test('the command line: npm run experiment -- mlp-lm-verdict reads merged runs and writes only --out', () => {
+  const script = new URL('../../../scripts/experiment.mjs', import.meta.url);
+  const pilot = new URL('../../../docs/experiments/mlp-lm-prereg-pilot.json', import.meta.url);
+  const out = join(mkdtempSync(join(tmpdir(), 'verdict-')), 'verdict.json');
+  const ok = spawnSync(process.execPath, [fileURLToPath(script), 'mlp-lm-verdict', '--run', fileURLToPath(pilot),
+    '--out', out], { encoding: 'utf8' });
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /\| H1′ \| \*\*not resolved at this scale\*\* \| look \|/);
+  const written = JSON.parse(readFileSync(out, 'utf8'));
+  assert.deepEqual(written.design.stages.map((s) => s.alpha), [0.0054, 0.0492]);
+  assert.equal(written.verdicts.length, 5);
+  const usage = spawnSync(process.execPath, [fileURLToPath(script), 'mlp-lm-verdict'], { encoding: 'utf8' });
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /usage: mlp-lm-verdict --run/);
 });
