@@ -50,6 +50,9 @@ struct LmVariant {
   // false: left out by a study's --variants, kept only as the reference of the initial MLP output
   // RMS (§A20); no job runs it and the table does not list it.
   bool listed = true;
+  // true: in the table, but only a study's --variants that names it runs it; the experiment's own
+  // plan (no --variants) leaves it out, so the plans written before it existed stay bit for bit.
+  bool by_name = false;
 };
 
 struct LmExperimentSettings {

@@ -83,6 +83,14 @@ void mlp_lm(bool quick, const LmExperimentSettings& s, std::vector<LmVariant>& o
       slot(s, "reglu-momentum", "mechanism", K::gated, A::relu, 1, 0.0f, false, momentum),
       slot(s, "symmetric-relu-momentum", "mechanism", K::symmetric, A::relu, 1, 0.0f, false, momentum),
   };
+  // Issue #23's study (docs/MATH.md §A23, docs/PAPER_A_LM_PROTOCOL.md): the same-σ controls and the
+  // exchange-symmetric corners, at the same budget (FFN d_ff = 3d, bigated m = 2d). By name only.
+  for (LmVariant v :
+       {slot(s, "ffn-silu", "main", K::mlp, A::silu), slot(s, "ffn-relu2", "main", K::mlp, A::relu2),
+        slot(s, "silu-silu", "main", K::bigated, A::silu), slot(s, "relu-relu", "mechanism", K::bigated, A::relu)}) {
+    v.by_name = true;
+    out.push_back(v);
+  }
 }
 
 // <gatelab-lm>: the figure's model (small enough to train in a page: about 8 ms a step in wasm),
@@ -130,6 +138,10 @@ void lm_figure(const LmExperimentSettings& s, std::vector<LmVariant>& out) {
       slot(s, "symmetric-relu", "figure", K::symmetric, A::relu),
       slot(s, "symmetric-silu", "figure", K::symmetric, A::silu),
       slot(s, "symmetric-gelu", "figure", K::symmetric, A::gelu),
+      // issue #23's same-σ controls and exchange-symmetric corners (§A23), after the older menu
+      slot(s, "ffn-silu", "figure", K::mlp, A::silu),
+      slot(s, "ffn-relu2", "figure", K::mlp, A::relu2),
+      slot(s, "silu-silu", "figure", K::bigated, A::silu),
   };
   for (auto& v : out) v.learning_rates = {4e-3f};
 }
@@ -267,7 +279,9 @@ std::string study_table(const LmStudy& st, LmExperimentSettings& s, std::vector<
     }
     return all;
   };
-  if (!st.variants.empty()) {
+  if (st.variants.empty()) {
+    v.erase(std::remove_if(v.begin(), v.end(), [](const LmVariant& x) { return x.by_name; }), v.end());
+  } else {
     for (const std::string& name : st.variants) {
       if (find(name) == nullptr)
         return "--variants: no variant '" + name + "' in " + s.experiment + " (" + names() + ")";

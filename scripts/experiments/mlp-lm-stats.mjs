@@ -96,11 +96,11 @@ function overChiSquare(nu, f, intervals = 4000) {
 /**
  * The chance that the 95 % interval of a paired t-test with n seeds lies above 0 when the true
  * difference is `gap` and the SD of the differences is `sd` (noncentral t, one side; the other
- * side's chance is also returned, and is negligible for any gap worth the name).
+ * side's chance is also returned, and is negligible for any gap worth the name). tc: the critical
+ * t (default t_{0.975, n−1}; another level's from lab.stats.tQuantile).
  */
-export function pairedPower(n, gap, sd) {
+export function pairedPower(n, gap, sd, tc = t975(n - 1)) {
   const nu = n - 1;
-  const tc = t975(nu);
   const ncp = gap / (sd / Math.sqrt(n));
   const above = overChiSquare(nu, (v) => normalCdf(ncp - tc * Math.sqrt(v / nu)));
   const below = overChiSquare(nu, (v) => normalCdf(-ncp - tc * Math.sqrt(v / nu)));

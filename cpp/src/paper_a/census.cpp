@@ -12,6 +12,7 @@
 #include "gatelab/base/eigen.hpp"
 #include "gatelab/base/list.hpp"
 #include "gatelab/base/rng.hpp"
+#include "gatelab/paper_a/labels.hpp"
 #include "gatelab/paper_a/symmetry.hpp"
 
 namespace gatelab {
@@ -82,11 +83,19 @@ Status validate(const CensusOptions& o) {
 
 Status parse_census_lists(std::string_view kinds, std::string_view activations, std::string_view ranks,
                           CensusOptions& o) {
-  o.kinds.clear();
   o.ranks.clear();
+  // An empty list keeps out's kinds (by default paper A's three; bigated, §A23, only when named).
+  if (!split_list(kinds).empty()) o.kinds.clear();
   for (const std::string& k : split_list(kinds)) {
     const auto kind = parse_layer_kind(k);
-    if (!kind) return invalid_value("kinds", "kinds: '" + k + "' is not 'mlp', 'symmetric' or 'gated'");
+    if (!kind) {
+      std::string names;  // from the one table of kinds (labels.hpp)
+      for (int i = 0; i < layer_kind_count; ++i) {
+        const char* separator = i == 0 ? "" : i + 1 < layer_kind_count ? ", " : " or ";
+        names += separator + std::string("'") + layer_kind_name(layer_kind_by_index(i)) + "'";
+      }
+      return invalid_value("kinds", "kinds: '" + k + "' is not " + names);
+    }
     o.kinds.push_back(*kind);
   }
   for (const std::string& a : split_list(activations)) {
@@ -134,7 +143,8 @@ CensusRow census_row(const LayerConfig& config, int inputs, double threshold) {
 
   row.exchange_applicable = config.kind != LayerKind::mlp;
   if (row.exchange_applicable) {
-    row.exchange_predicted = config.kind == LayerKind::symmetric || is_linear(config.activation.kind);
+    row.exchange_predicted =
+        config.kind == LayerKind::symmetric || config.kind == LayerKind::bigated || is_linear(config.activation.kind);
     row.exchange_gap = exchange_gap(layer, x.data(), row.inputs);
     row.exchange_measured = row.exchange_gap < 1e-5;
   }

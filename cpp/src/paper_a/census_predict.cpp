@@ -73,6 +73,13 @@ SymmetryPrediction predicted_symmetries(const LayerConfig& c) {
     if (degree) why += "; plus S_j → a·S_j, v_j → v_j/a^" + p + " (σ homogeneous of degree " + p + ")";
     return {s.m * per_unit, why};
   }
+  if (c.kind == LayerKind::bigated) {  // §A23
+    if (degree) {
+      return {s.m * (1 + s.r), "per (unit, rank) q → a·q, k → b·k, and per unit v → v/c with (ab)^" + p +
+                                   " = c common to the unit's pairs (σ homogeneous of degree " + p + ")"};
+    }
+    return {0, "none: both factors pass through σ, which is not homogeneous, so no scaling survives"};
+  }
   if (degree) {
     return {s.m * (1 + s.r), "per unit the key–value scaling k → c·k, v → v/c, and per (unit, rank) q → a·q, k → k/a^" +
                                  p + " (σ homogeneous of degree " + p + ")"};

@@ -36,9 +36,11 @@ std::vector<double> raw_matrix(const Layer& layer, const float* u, const float* 
       unit_factor = activation_ratio(c.activation, score);
     }
     for (int t = 0; t < r; ++t) {
-      const double factor =
-          weight *
-          (x && c.kind == LayerKind::gated ? activation_ratio(c.activation, dot(x, qj + t * d, d)) : unit_factor);
+      double ratio = unit_factor;  // gated: σ(a)/a; bigated: σ(a)σ(b)/(ab) (§A23)
+      if (x && (c.kind == LayerKind::gated || c.kind == LayerKind::bigated))
+        ratio = activation_ratio(c.activation, dot(x, qj + t * d, d));
+      if (x && c.kind == LayerKind::bigated) ratio *= activation_ratio(c.activation, dot(x, kj + t * d, d));
+      const double factor = weight * ratio;
       for (int a = 0; a < d; ++a) {
         const double qa = factor * qj[t * d + a];
         for (int b = 0; b < d; ++b) raw[a * d + b] += qa * kj[t * d + b];

@@ -6,7 +6,8 @@
 namespace gatelab {
 
 LayerKind layer_kind_by_index(int i) {
-  static constexpr LayerKind kinds[layer_kind_count] = {LayerKind::mlp, LayerKind::symmetric, LayerKind::gated};
+  static constexpr LayerKind kinds[layer_kind_count] = {LayerKind::mlp, LayerKind::symmetric, LayerKind::gated,
+                                                        LayerKind::bigated};
   return i >= 0 && i < layer_kind_count ? kinds[i] : LayerKind::gated;
 }
 
@@ -15,6 +16,7 @@ const char* layer_kind_label(LayerKind kind) {
     case LayerKind::mlp: return "MLP";
     case LayerKind::symmetric: return "symmetric";
     case LayerKind::gated: return "gated";
+    case LayerKind::bigated: return "bigated";
   }
   return "?";
 }
@@ -34,7 +36,9 @@ const char* gated_variant_name(Activation a) {
 std::string layer_label(LayerKind kind, Activation activation, int rank, float symmetrize) {
   const std::string plain = activation_label(activation);
   std::string label;
-  if (kind != LayerKind::gated) {
+  if (kind == LayerKind::bigated) {
+    label = plain + "·" + plain;  // "SiLU·SiLU": both factors activated (§A23)
+  } else if (kind != LayerKind::gated) {
     label = std::string(layer_kind_label(kind)) + " (" + plain + ")";
   } else if (symmetrize == 1.0f) {
     label = "symgated (" + plain + ")";

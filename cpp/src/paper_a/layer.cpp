@@ -39,6 +39,7 @@ const char* layer_kind_name(LayerKind kind) {
     case LayerKind::mlp: return "mlp";
     case LayerKind::symmetric: return "symmetric";
     case LayerKind::gated: return "gated";
+    case LayerKind::bigated: return "bigated";
   }
   return "?";
 }
@@ -48,7 +49,8 @@ std::optional<LayerKind> parse_layer_kind(std::string_view name) {
 }
 
 Status parse_layer_kind(std::string_view name, std::string_view field, LayerKind& out) {
-  return parse_choice(name, field, {LayerKind::mlp, LayerKind::symmetric, LayerKind::gated}, layer_kind_name, out);
+  return parse_choice(name, field, {LayerKind::mlp, LayerKind::symmetric, LayerKind::gated, LayerKind::bigated},
+                      layer_kind_name, out);
 }
 
 Status parse_activation_spec(std::string_view name, float beta, std::string_view field, ActivationSpec& out) {
@@ -131,6 +133,7 @@ Status gauge_fix_problem(const LayerConfig& c) {
   }
   if (*degree != 1 && c.symmetrize != 0.0f)
     return unsupported("", "gauge fixing with symmetrize > 0 needs a degree-1 activation");
+  // bigated: σ(a/c)σ(c·b) = σ(a)σ(b) for every degree, so the power is 1 (§A23).
   return {};
 }
 
@@ -239,7 +242,9 @@ LayerT<S> LayerT<S>::rescaled_per_unit(const float* alphas) const {
 template <class S>
 void LayerT<S>::gauge_fix() {
   if (!gauge_fix_problem(config_).ok()) return;
-  const int degree = config_.kind == LayerKind::symmetric ? 1 : homogeneity_degree(config_.activation.kind).value_or(1);
+  const int degree = config_.kind == LayerKind::symmetric || config_.kind == LayerKind::bigated
+                         ? 1
+                         : homogeneity_degree(config_.activation.kind).value_or(1);
   const std::size_t pairs = params_.q.size() / static_cast<std::size_t>(config_.d_in);
   const int d = config_.d_in;
   for (std::size_t p = 0; p < pairs; ++p) {

@@ -47,6 +47,21 @@ void gated_rank1(const S* __restrict grad_act, const S* __restrict sk, const S* 
   }
 }
 
+// The bigated unit (docs/MATH.md §A23): c = Σ_t σ(a)σ(b), so ∂c/∂a = σ'(a)σ(b) and
+// ∂c/∂b = σ(a)σ'(b). On entry grad_sq holds σ'(a) and grad_sk σ'(b).
+template <class S>
+void bigated_backward(const S* grad_act, const S* gate, const S* gate_k, S* grad_sq, S* grad_sk, std::size_t units,
+                      int r) {
+  for (std::size_t u = 0; u < units; ++u) {
+    const S g = grad_act[u];
+    for (int t = 0; t < r; ++t) {
+      const std::size_t f = u * r + t;
+      grad_sq[f] *= g * gate_k[f];
+      grad_sk[f] *= g * gate[f];
+    }
+  }
+}
+
 // The symmetrised gated unit (docs/MATH.md §A11): c = Σ_t w1·σ(a)b + w2·σ(b)a, so
 // ∂c/∂a = w1·σ'(a)b + w2·σ(b) and ∂c/∂b = w1·σ(a) + w2·σ'(b)a. On entry grad_sq holds σ'(a)
 // and grad_gate_k σ'(b).
@@ -150,7 +165,12 @@ void LayerT<S>::backward_from_hidden(const S* x, int rows, const S* grad_out, S*
   } else {
     // gated: dsq = dact · σ'(sq) · sk;  dsk = dact · σ(sq)
     act_backward(config_.activation, ws.sq.data(), ws.grad_sq.data(), factors);
-    if (config_.symmetrize != 0.0f) {
+    if (config_.kind == LayerKind::bigated) {
+      // dsq = dact · σ'(sq) · σ(sk);  dsk = dact · σ(sq) · σ'(sk)  (§A23)
+      act_backward(config_.activation, ws.sk.data(), ws.grad_sk.data(), factors);
+      bigated_backward(ws.grad_act.data(), ws.gate.data(), ws.gate_k.data(), ws.grad_sq.data(), ws.grad_sk.data(),
+                       units, r);
+    } else if (config_.symmetrize != 0.0f) {
       ensure(ws.grad_gate_k, factors);
       act_backward(config_.activation, ws.sk.data(), ws.grad_gate_k.data(), factors);
       const S w2 = static_cast<S>(config_.symmetrize) / S(2), w1 = S(1) - w2;

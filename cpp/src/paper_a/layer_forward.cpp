@@ -90,6 +90,13 @@ void LayerT<S>::compute_hidden(const S* x, int rows, Workspace& ws) const {
   // gated: gate = σ(sq);  act[i, j] = Σ_t gate[i, j·r + t] · sk[i, j·r + t]
   ensure(ws.gate, factors);
   act_forward(config_.activation, ws.sq.data(), ws.gate.data(), factors);
+  if (config_.kind == LayerKind::bigated) {
+    // act[i, j] = Σ_t σ(sq)·σ(sk) (§A23): a commutative product, so the exchanged layer's bits are the same.
+    ensure(ws.gate_k, factors);
+    act_forward(config_.activation, ws.sk.data(), ws.gate_k.data(), factors);
+    unit_sums(ws.gate.data(), ws.gate_k.data(), ws.act.data(), units, r);
+    return;
+  }
   if (config_.symmetrize == 0.0f) {
     unit_sums(ws.gate.data(), ws.sk.data(), ws.act.data(), units, r);
     return;

@@ -39,12 +39,13 @@ double squared_norm(const S* v, std::size_t n) {
 Status teleport_problem(const LayerConfig& c) {
   if (c.kind == LayerKind::symmetric) return {};
   const auto degree = homogeneity_degree(c.activation.kind);
-  const std::string what = c.kind == LayerKind::mlp ? "an 'mlp' layer" : "a 'gated' layer";
+  const std::string what =
+      c.kind == LayerKind::mlp ? "an 'mlp' layer" : "a '" + std::string(layer_kind_name(c.kind)) + "' layer";
   if (!degree) {
     return unsupported("", what + " with activation '" + activation_name(c.activation.kind) +
                                "' has no inverse-scaling orbit: the activation is not positively homogeneous");
   }
-  if (*degree != 1) {
+  if (*degree != 1 && c.kind != LayerKind::bigated) {  // bigated: σ(ca)σ(b/c) = σ(a)σ(b) at any degree (§A23)
     return unsupported("", what + " with activation '" + activation_name(c.activation.kind) + "' (degree " +
                                std::to_string(*degree) + ") keeps its function along (c q, k / c^" +
                                std::to_string(*degree) + "), not along teleport's (c q, k / c)");

@@ -59,7 +59,7 @@ void add_preactivations(const Layer& layer, const float* x, int rows, std::vecto
           kb += double(xi[e]) * k.data()[f * d + e];
           if (c.kind != LayerKind::mlp) qa += double(xi[e]) * q.data()[f * d + e];
         }
-        if (c.kind == LayerKind::gated) out.push_back(qa);
+        if (c.kind == LayerKind::gated || c.kind == LayerKind::bigated) out.push_back(qa);
         if (c.kind == LayerKind::mlp) out.push_back(kb);
         sym += qa * kb;
       }

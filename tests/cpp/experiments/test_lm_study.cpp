@@ -208,3 +208,33 @@ TEST(LmStudy, AJobRecordsItsSettingsAndTheStudyFlags) {
                       "\"ffn-gelu\"]"),
             std::string::npos);
 }
+
+// Issue #23's variants (docs/MATH.md §A23): by name only, so the experiment's own plan keeps the
+// variants it had; at the one budget (24,576 MLP parameters per block at d = 64) with FFN d_ff = 3d
+// and bigated m = 2d, and the kinds and activations the names say.
+TEST(LmStudy, TheResolvingStudysVariantsRunByNameOnlyAtEqualMlpParameters) {
+  LmExperimentSettings s;
+  std::vector<LmVariant> v;
+  ASSERT_EQ(lm_experiment("mlp-lm", false, LmStudy{}, s, v), "");
+  for (const char* name : {"ffn-silu", "ffn-relu2", "silu-silu", "relu-relu"})
+    EXPECT_EQ(named(v, name), nullptr) << name << " must not join the default plan";
+  EXPECT_EQ(v.size(), 23u);
+  ASSERT_EQ(
+      lm_experiment("mlp-lm", false, parsed({{"variants", "ffn-silu,ffn-relu2,silu-silu,relu-relu,reglu"}}), s, v), "");
+  const LmVariant *silu = named(v, "ffn-silu"), *relu2 = named(v, "ffn-relu2"), *bi = named(v, "silu-silu");
+  ASSERT_TRUE(silu && relu2 && bi && named(v, "relu-relu") && named(v, "swiglu"));
+  EXPECT_EQ(silu->kind, LayerKind::mlp);
+  EXPECT_EQ(silu->activation.kind, Activation::silu);
+  EXPECT_EQ(relu2->kind, LayerKind::mlp);
+  EXPECT_EQ(relu2->activation.kind, Activation::relu2);
+  EXPECT_EQ(bi->kind, LayerKind::bigated);
+  EXPECT_EQ(bi->activation.kind, Activation::silu);
+  EXPECT_EQ(bi->label, "SiLU·SiLU");
+  EXPECT_FALSE(named(v, "swiglu")->listed);  // the reference of the initial RMS, unlisted
+  for (const LmVariant* x : {silu, relu2, bi, named(v, "reglu")}) {
+    const int per_unit = x->kind == LayerKind::mlp ? 2 * s.d : 3 * s.d;
+    EXPECT_EQ(x->hidden * per_unit, 24576) << x->name;
+  }
+  EXPECT_EQ(silu->hidden, 192);
+  EXPECT_EQ(bi->hidden, 128);
+}

@@ -19,6 +19,9 @@ TEST(Labels, EveryActivationAndKindHasADistinctLabel) {
   EXPECT_EQ(shorts.size(), std::size_t(activation_count));
   EXPECT_STREQ(layer_kind_label(layer_kind_by_index(0)), "MLP");
   EXPECT_EQ(layer_kind_by_index(2), LayerKind::gated);
+  EXPECT_EQ(layer_kind_by_index(3), LayerKind::bigated);
+  EXPECT_STREQ(layer_kind_name(layer_kind_by_index(3)), "bigated");
+  EXPECT_EQ(layer_kind_count, 4);
 }
 
 TEST(Labels, LayersReadAsTheLiteratureNamesThem) {
@@ -32,4 +35,7 @@ TEST(Labels, LayersReadAsTheLiteratureNamesThem) {
   EXPECT_EQ(layer_label(LayerKind::gated, Activation::silu, 1, 0.5f), "SwiGLU, λ = 0.5");
   EXPECT_EQ(layer_label(LayerKind::symmetric, Activation::relu, 2), "symmetric (ReLU), rank 2");
   EXPECT_EQ(gated_variant_name(Activation::softplus), nullptr);
+  EXPECT_EQ(layer_label(LayerKind::bigated, Activation::silu), "SiLU·SiLU");
+  EXPECT_EQ(layer_label(LayerKind::bigated, Activation::relu, 2), "ReLU·ReLU, rank 2");
+  EXPECT_EQ(layer_label(LayerKind::mlp, Activation::relu2), "MLP (ReLU²)");
 }

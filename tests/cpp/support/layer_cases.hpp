@@ -32,7 +32,7 @@ inline std::vector<LayerCase> layer_cases(std::initializer_list<int> ranks,
   std::vector<LayerCase> cases;
   for (int a = 0; a < activation_count; ++a) {
     cases.push_back({LayerKind::mlp, activation_by_index(a), 1});
-    for (LayerKind kind : {LayerKind::symmetric, LayerKind::gated}) {
+    for (LayerKind kind : {LayerKind::symmetric, LayerKind::gated, LayerKind::bigated}) {
       for (int rank : ranks) cases.push_back({kind, activation_by_index(a), rank});
     }
     for (float lambda : symmetrize_values) {

@@ -66,6 +66,9 @@ inline std::vector<double> forward(const gatelab::LayerConfig& c, const Params& 
           const double lambda = c.symmetrize;  // docs/MATH.md §A11
           if (c.kind == LayerKind::symmetric)
             sym += a * b;
+          else if (c.kind == LayerKind::bigated)  // §A23
+            h += activation(c.activation.kind, a, c.activation.beta) *
+                 activation(c.activation.kind, b, c.activation.beta);
           else
             h += (1 - lambda / 2) * activation(c.activation.kind, a, c.activation.beta) * b +
                  (lambda / 2) * activation(c.activation.kind, b, c.activation.beta) * a;

@@ -47,12 +47,13 @@ test('every variant spends the budget by the library\'s rule, and the sessions a
   assert.equal(lab.liveObjects(), 0);
 });
 
-test('a run of the figure in Node equals lm-job --experiment lm-figure bit for bit', async () => {
+// The figure's first model of `models` run in Node against the native lm-job, bit for bit.
+async function sameAsNative(models) {
   const lab = await loadGateLab();
   const { settings } = LM_PRESET;
   const steps = 120;
   assert.deepEqual(curveSteps(steps), [50, 100, 120]);
-  const [run] = runsOf({ models: 'symgated-silu,swiglu', seeds: 1, seed: 3, steps });
+  const [run] = runsOf({ models, seeds: 1, seed: 3, steps });
   const native = await runNative('lm-job', ['--experiment', 'lm-figure', '--text', TEXT, '--variant', run.variant.name,
     '--phase', 'main', '--seed', String(run.seed), '--lr', String(run.variant.learningRate), '--steps', String(steps)], { quiet: true });
   assert.deepEqual(native.curveSteps, curveSteps(steps));
@@ -73,4 +74,13 @@ test('a run of the figure in Node equals lm-job --experiment lm-figure bit for b
   assert.equal(session.sample({ count: settings.sampleChars, temperature: 0.8, seed: run.seed }), native.sample);
   session.dispose();
   corpus.dispose();
+}
+
+test('a run of the figure in Node equals lm-job --experiment lm-figure bit for bit',
+  () => sameAsNative('symgated-silu,swiglu'));
+
+// Issue #23's variants (docs/MATH.md §A23) through lab.lm: the bigated kind and the ReLU² FFN.
+test('SiLU·SiLU and the ReLU² FFN in Node equal lm-job bit for bit', async () => {
+  await sameAsNative('silu-silu,swiglu');
+  await sameAsNative('ffn-relu2,swiglu');
 });

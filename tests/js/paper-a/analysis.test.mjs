@@ -28,6 +28,14 @@ test('census: measured null-space dimensions equal the predicted counts', () => 
     assert.equal(r.spectrum.length, r.parameters);
     if (r.exchangeApplicable) assert.equal(r.exchangeMeasured, r.exchangePredicted);
   }
+  assert.deepEqual([...new Set(rows.map((r) => r.kind))], ['mlp', 'symmetric', 'gated'], 'paper A\'s kinds by default');
+  // The bigated kind (docs/MATH.md §A23) when named: exchange-symmetric for every σ, counts as derived.
+  const bigated = lab.census({ kinds: ['bigated'], ranks: [2] });
+  assert.equal(bigated.length, 11);
+  for (const r of bigated) {
+    assert.equal(r.measured, r.predicted, `bigated ${r.activation}: ${r.explanation}`);
+    assert.ok(r.exchangeMeasured && r.exchangePredicted, `bigated ${r.activation}: exchange`);
+  }
   const gatedSilu = rows.find((r) => r.kind === 'gated' && r.activation === 'silu' && r.rank === 1);
   assert.equal(gatedSilu.predicted, 3);
   assert.equal(gatedSilu.exchangeMeasured, false);

@@ -21,7 +21,8 @@ function throwsNamed(fn, pattern, code) {
 test('createLayer refuses bad options with a message naming the option', () => {
   throwsNamed(() => lab.createLayer(), /kind/, 'invalid-type');
   throwsNamed(() => lab.createLayer(null), /options/, 'invalid-type');
-  throwsNamed(() => lab.createLayer({ ...good, kind: 'attention' }), /kind must be one of 'mlp', 'symmetric', 'gated'/, 'invalid-value');
+  throwsNamed(() => lab.createLayer({ ...good, kind: 'attention' }),
+    /kind must be one of 'mlp', 'symmetric', 'gated', 'bigated'/, 'invalid-value');
   throwsNamed(() => lab.createLayer({ ...good, activation: 'sin' }), /activation must be one of/, 'invalid-value');
   throwsNamed(() => lab.createLayer({ ...good, activation: 7 }), /activation/, 'invalid-type');
   const badSizes = [[0, 'out-of-range'], [-1, 'out-of-range'], [2.5, 'invalid-type'], [NaN, 'not-finite'],

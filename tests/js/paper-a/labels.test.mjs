@@ -7,9 +7,9 @@ import { loadGateLab, GateLabError } from '../../../web/lib/gatelab.js';
 
 const lab = await loadGateLab();
 
-test('layerKinds: the three kinds, in order, frozen', () => {
+test('layerKinds: the four kinds, in order, frozen', () => {
   assert.deepEqual(lab.layerKinds, [{ name: 'mlp', label: 'MLP' }, { name: 'symmetric', label: 'symmetric' },
-    { name: 'gated', label: 'gated' }]);
+    { name: 'gated', label: 'gated' }, { name: 'bigated', label: 'bigated' }]);
   assert.ok(Object.isFrozen(lab.layerKinds) && lab.layerKinds.every(Object.isFrozen));
   assert.throws(() => { lab.layerKinds[0].label = 'x'; }, TypeError);
 });
@@ -37,6 +37,7 @@ test('activationInfo names every activation: label, short label and gated varian
 test('layerLabel: the names readers know', () => {
   const cases = [
     [{ kind: 'gated', activation: 'silu' }, 'SwiGLU'],
+    [{ kind: 'bigated', activation: 'silu' }, 'SiLU·SiLU'],
     [{ kind: 'gated', activation: 'identity' }, 'Bilinear'],
     [{ kind: 'gated', activation: 'tanh' }, 'gated (tanh)'],
     [{ kind: 'gated' }, 'ReGLU'],

@@ -22,14 +22,24 @@ export function layerKinds() {
   return KINDS;
 }
 
-/** The kinds' names: ['mlp', 'symmetric', 'gated']. */
+/** The kinds' names: ['mlp', 'symmetric', 'gated', 'bigated']. */
 export function layerKindNames() {
   return layerKinds().map((k) => k.name);
 }
 
-/** The kinds whose units have a query and a key, so Q ↔ K can be exchanged (all but the MLP). */
+// The bigated kind σ(a)σ(b) (docs/MATH.md §A23) is issue #23's language-model variant, not one of
+// paper A's forms: the paper-A figures (census, exchange, interactions, the gap readouts) keep to
+// the paper's three kinds; <gatelab-lm> offers it through its own preset.
+const OUTSIDE_PAPER_A = new Set(['bigated']);
+
+/** Paper A's kinds, in the core's order: ['mlp', 'symmetric', 'gated']. */
+export function paperAKindNames() {
+  return layerKindNames().filter((name) => !OUTSIDE_PAPER_A.has(name));
+}
+
+/** Paper A's kinds whose units have a query and a key, so Q ↔ K can be exchanged (all but the MLP). */
 export function queryKindNames() {
-  return layerKindNames().filter((name) => name !== 'mlp');
+  return paperAKindNames().filter((name) => name !== 'mlp');
 }
 
 /** A kind's label: "MLP", "symmetric", "gated". */

@@ -14,7 +14,7 @@ import { formatNumber } from '../base/format.js';
 import { linearTicks, logTicks } from '../plot/axes.js';
 import { drawBars, drawChart } from '../plot/chart.js';
 import { onlyChanged, palette } from '../base/figure-extras.js';
-import { activationLabel, activationShortLabel, kindActivationPattern, kindLabel, layerKindNames, layerLabel } from '../base/labels.js';
+import { activationLabel, activationShortLabel, kindActivationPattern, kindLabel, paperAKindNames, layerLabel } from '../base/labels.js';
 
 
 const STYLES = `
@@ -112,7 +112,7 @@ export class GateLabCensus extends GateLabFigure {
 
   #compute() {
     const { rank, dIn, units, dOut, seed } = this.state;
-    return this.#run.run('census', { kinds: layerKindNames(this.lab), ranks: [rank], dIn, hidden: units, dOut, seed }, {
+    return this.#run.run('census', { kinds: paperAKindNames(), ranks: [rank], dIn, hidden: units, dOut, seed }, {
       progress: (f) => `Measuring the Jacobians… ${Math.round(100 * f)} %`,
       onResult: (rows) => {
         this.#rows = rows;
@@ -184,7 +184,7 @@ export class GateLabCensus extends GateLabFigure {
     if (!rows) return;
     const theme = this.theme;
     const activations = [...new Set(rows.map((r) => r.activation))];
-    const kinds = layerKindNames(this.lab);
+    const kinds = paperAKindNames();
     const colors = palette(theme, 3);
     const kindColors = { mlp: colors[2], symmetric: colors[1], gated: colors[0] };
     const value = (kind, field) => activations.map((a) => rows.find((r) => r.kind === kind && r.activation === a)?.[field] ?? NaN);

@@ -14,7 +14,7 @@ import { maxAbs } from '../plot/axes.js';
 import { drawHeatmap } from '../plot/heatmap.js';
 import { drawRing } from '../plot/marks.js';
 import { formatNumber } from '../base/format.js';
-import { activationDisplayName, kindLabel, layerKindNames, layerLabel } from '../base/labels.js';
+import { activationDisplayName, kindLabel, paperAKindNames, layerLabel } from '../base/labels.js';
 import { attachGridProbe, createProbeLine } from '../base/grid-probe.js';
 import { addJsonExport, linspace } from '../base/figure-extras.js';
 import { createLambdaRange, lambdaWhy, syncLambdaRange } from './lambda-dial.js';
@@ -36,7 +36,7 @@ export class GateLabExchange extends GateLabFigure {
   static events = {};
   static styles = STYLES;
   static schema = {
-    kind: { type: 'enum', default: 'gated', values: layerKindNames() },
+    kind: { type: 'enum', default: 'gated', values: paperAKindNames() },
     activation: { type: 'enum', default: 'silu', values: (el) => el.lab?.activations ?? null },
     beta: { type: 'number', default: 1, min: 0.05, max: 10 },
     rank: { type: 'integer', default: 1, min: 1, max: D_IN },
@@ -81,7 +81,7 @@ export class GateLabExchange extends GateLabFigure {
     });
     const kind = createSelect({
       label: 'Layer', value: this.state.kind,
-      options: layerKindNames().map((value) => ({ value, text: value === 'mlp' ? `${kindLabel(value)} (no query)` : kindLabel(value) })),
+      options: paperAKindNames().map((value) => ({ value, text: value === 'mlp' ? `${kindLabel(value)} (no query)` : kindLabel(value) })),
       onChange: (value) => this.setState({ kind: value }, 'user'),
     });
     const activation = createSelect({

@@ -29,7 +29,7 @@ export const tasks = {
    */
   *exchangeGaps(lab, { activation, beta, seed = 1, dIn = 4, hidden = 8, dOut = 3, rows = 64, trials = 1, symmetrize = 0 }) {
     const result = { rows, trials };
-    const kinds = queryKindNames(lab);
+    const kinds = queryKindNames();
     let done = 0;
     for (const kind of kinds) {
       let sum = 0;

@@ -14,7 +14,8 @@ export function census(core, options) {
   const m = core.module;
   const o = optionsOf('options', options, 'census');
   const c = {
-    kinds: listOf('options.kinds', o.kinds, core.kinds, (a, v) => oneOf(a, v, core.kinds)).join(','),
+    // Empty: the core's default, paper A's three kinds (bigated, docs/MATH.md §A23, when named).
+    kinds: listOf('options.kinds', o.kinds, [], (a, v) => oneOf(a, v, core.kinds)).join(','),
     activations: listOf('options.activations', o.activations, [], (a, v) => oneOf(a, v, core.activations)).join(','),
     ranks: listOf('options.ranks', o.ranks, [1], (a, v) => integer(a, v, { max: 4096 })).join(','),
     dIn: optional(o.dIn, 4, (v) => integer('options.dIn', v)),

@@ -7,12 +7,12 @@
 import type { ActivationName, GridOptions } from '../base/base.js';
 
 /** mlp: docs/MATH.md §A1; symmetric: §A4 + §A6 (rank = dIn is the full bilinear attention MLP, §A3); gated: §A5 + §A6. */
-export type LayerKind = 'mlp' | 'symmetric' | 'gated';
+export type LayerKind = 'mlp' | 'symmetric' | 'gated' | 'bigated';
 
 /** One entry of lab.layerKinds. */
 export interface LayerKindInfo {
   readonly name: LayerKind;
-  /** 'MLP', 'symmetric' or 'gated'. */
+  /** 'MLP', 'symmetric', 'gated' or 'bigated' (σ(a)σ(b), docs/MATH.md §A23). */
   readonly label: string;
 }
 
@@ -131,7 +131,7 @@ export interface LayerDescription {
 
 /** lab.census options: one row per kind × activation × rank (mlp rows ignore the rank). */
 export interface CensusOptions {
-  /** Default all three. */
+  /** Default paper A's three: 'mlp', 'symmetric', 'gated' ('bigated' when named). */
   kinds?: LayerKind[];
   /** Default the whole catalogue. */
   activations?: ActivationName[];

@@ -1,4 +1,4 @@
-// Paper A's half of the lab: layers of the one family (mlp, symmetric, gated; see
+// Paper A's half of the lab: layers of the one family (mlp, symmetric, gated, bigated; see
 // docs/MATH.md §A1–§A6), their symmetry probes, the census, rank-r approximation and
 // interaction matrices, and the table of kinds and names the figures label them with.
 // installPaperA(core) returns the members gatelab.js puts on the lab; the core is the module
@@ -10,7 +10,7 @@ import { createSymmetry } from './symmetry.js';
 
 export function installPaperA(core) {
   return {
-    /** [{ name, label }] of 'mlp', 'symmetric', 'gated'. */
+    /** [{ name, label }] of 'mlp', 'symmetric', 'gated', 'bigated'. */
     layerKinds: core.layerKinds,
     symmetry: createSymmetry(core),
     /** A new layer; see paper-a.d.ts for the options. Dispose it when done. */

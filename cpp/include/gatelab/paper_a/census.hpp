@@ -32,6 +32,7 @@ inline constexpr std::size_t max_census_parameters = 256;  // Jacobi on P × P
 inline constexpr int max_census_rows = 256;                // rows of the table
 
 struct CensusOptions {
+  // Paper A's three kinds; bigated (docs/MATH.md §A23) only when asked for.
   std::vector<LayerKind> kinds{LayerKind::mlp, LayerKind::symmetric, LayerKind::gated};
   std::vector<Activation> activations;  // empty: the whole catalogue
   std::vector<int> ranks{1};            // mlp rows ignore the rank (one row per activation)
@@ -70,8 +71,8 @@ SymmetryPrediction predicted_symmetries(const LayerConfig& config);
 // ok or a status naming the field; beta and the list lengths are checked first.
 Status validate(const CensusOptions& options);
 // The lists of a census as comma-separated names and numbers ("mlp,gated", "relu,silu", "1,2"):
-// kinds and ranks replace out's, activations are appended to out's. ok or a status naming
-// the list and its first bad entry.
+// kinds (unless empty) and ranks replace out's, activations are appended to out's. ok or a status
+// naming the list and its first bad entry.
 Status parse_census_lists(std::string_view kinds, std::string_view activations, std::string_view ranks,
                           CensusOptions& out);
 // Inputs used when CensusOptions::inputs is 0: relu-family units see only part of the

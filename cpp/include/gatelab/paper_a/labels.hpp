@@ -9,16 +9,16 @@
 
 namespace gatelab {
 
-inline constexpr int layer_kind_count = 3;
-LayerKind layer_kind_by_index(int i);          // catalogue order: mlp, symmetric, gated
-const char* layer_kind_label(LayerKind kind);  // "MLP", "symmetric", "gated"
+inline constexpr int layer_kind_count = 4;
+LayerKind layer_kind_by_index(int i);          // catalogue order: mlp, symmetric, gated, bigated
+const char* layer_kind_label(LayerKind kind);  // "MLP", "symmetric", "gated", "bigated"
 
 // The gated layer's name for σ: Bilinear (identity), ReGLU, GEGLU, GEGLU (tanh), SwiGLU, GLU
 // (sigmoid); nullptr for activations without a name of their own.
 const char* gated_variant_name(Activation a);
 
 // A layer as readers know it: "SwiGLU", "gated (tanh)", "symmetric (ReLU)", "MLP (GELU)",
-// "symgated (SiLU)" (symmetrize = 1); then ", rank 2" when rank > 1 and ", λ = 0.5" for a
+// "symgated (SiLU)" (symmetrize = 1), "SiLU·SiLU" (bigated); then ", rank 2" when rank > 1 and ", λ = 0.5" for a
 // symmetrize strictly between 0 and 1.
 std::string layer_label(LayerKind kind, Activation activation, int rank = 1, float symmetrize = 0.0f);
 inline std::string layer_label(const LayerConfig& c) {

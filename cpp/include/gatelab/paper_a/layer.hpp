@@ -7,6 +7,7 @@
 //   gated, symmetrize λ ∈ (0, 1]:
 //              f(x) = Σ_j ( Σ_t (1 − λ/2) σ(a_jt) b_jt + (λ/2) σ(b_jt) a_jt ) v_j,
 //              a_jt = x q_jtᵀ, b_jt = x k_jtᵀ   (λ = 1: exchange-symmetric for every σ)
+//   bigated    f(x) = Σ_j ( Σ_t σ(a_jt) σ(b_jt) ) v_j             both factors activated (§A23)
 //   V: (m, d_out) for every kind; rows of x are tokens.
 // r = d_in makes the symmetric form the full bilinear attention MLP of A3. With Q = W_gate,
 // K = W_up and V = W_downᵀ a gated rank-1 layer is the Llama/SwiGLU MLP. The core never
@@ -36,7 +37,7 @@
 
 namespace gatelab {
 
-enum class LayerKind { mlp, symmetric, gated };
+enum class LayerKind { mlp, symmetric, gated, bigated };
 
 const char* layer_kind_name(LayerKind kind);
 std::optional<LayerKind> parse_layer_kind(std::string_view name);

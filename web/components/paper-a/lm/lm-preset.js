@@ -21,6 +21,9 @@ export const LM_PRESET = deepFreeze({
     {"name":"symmetric-relu","label":"symmetric (ReLU)","kind":"symmetric","activation":"relu","rank":1,"symmetrize":0,"hidden":64,"mlpParameters":6144,"optimizer":"adamw","learningRate":0.004},
     {"name":"symmetric-silu","label":"symmetric (SiLU)","kind":"symmetric","activation":"silu","rank":1,"symmetrize":0,"hidden":64,"mlpParameters":6144,"optimizer":"adamw","learningRate":0.004},
     {"name":"symmetric-gelu","label":"symmetric (GELU)","kind":"symmetric","activation":"gelu","rank":1,"symmetrize":0,"hidden":64,"mlpParameters":6144,"optimizer":"adamw","learningRate":0.004},
+    {"name":"ffn-silu","label":"MLP (SiLU)","kind":"mlp","activation":"silu","rank":1,"symmetrize":0,"hidden":96,"mlpParameters":6144,"optimizer":"adamw","learningRate":0.004},
+    {"name":"ffn-relu2","label":"MLP (ReLU²)","kind":"mlp","activation":"relu2","rank":1,"symmetrize":0,"hidden":96,"mlpParameters":6144,"optimizer":"adamw","learningRate":0.004},
+    {"name":"silu-silu","label":"SiLU·SiLU","kind":"bigated","activation":"silu","rank":1,"symmetrize":0,"hidden":64,"mlpParameters":6144,"optimizer":"adamw","learningRate":0.004},
   ],
 });
 
