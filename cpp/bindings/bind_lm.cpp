@@ -71,8 +71,8 @@ EMSCRIPTEN_BINDINGS(gatelab_lm) {
   function("_lmHiddenForBudget", +[](const std::string& kind, int rank, int d, int budget) {
     return lm_mlp_hidden(parse_layer_kind(kind).value_or(LayerKind::gated), rank, d, budget);
   });
-  constants({{"_lmMaxContext", max_lm_context}, {"_lmMaxBatch", max_lm_batch}, {"_optimizerCount", 4}});
-  function("_optimizerName", +[](int i) { return std::string(optimizer_name(static_cast<OptimizerKind>(i))); });
+  constants({{"_lmMaxContext", max_lm_context}, {"_lmMaxBatch", max_lm_batch}, {"_optimizerCount", optimizer_count}});
+  function("_optimizerName", +[](int i) { return std::string(optimizer_name(optimizer_by_index(i))); });
   class_<LmSession>("LmSession")
       .function("error", &LmSession::error)
       .function("train", &LmSession::train)

@@ -87,15 +87,17 @@ test('no source file in cpp/ or web/ exceeds 500 lines', () => {
   assert.deepEqual(long, []);
 });
 
-test('the bindings stay thin: cpp/bindings/ holds at most 920 lines of C++', () => {
+test('the bindings stay thin: cpp/bindings/ holds at most 930 lines of C++', () => {
   // Registrations and conversions only; what computes or checks belongs in the core, where the
   // native and sanitizer tests reach it. Counted like `wc -l cpp/bindings/*.cpp cpp/bindings/*.hpp`.
   // 900 until the symmetry contract (NTK, teleport, balance, gradient norm, symmetrize) added its
   // registrations and conversions; the NTK, orbit and trainer logic they reach lives in the core.
+  // 920 until the figures asked the library for what they draw (drawParams, the seed bands, the
+  // rank table's row width): registrations only; base/param_draw.hpp and base/stats.cpp compute.
   const sources = files('cpp/bindings', (p) => CPP.test(p));
   const lines = sources.reduce((sum, p) => sum + read(p).split('\n').length - 1, 0);
   assert.ok(sources.length >= 7, `the binding files are found (${sources.length})`);
-  assert.ok(lines <= 920, `cpp/bindings/ has ${lines} lines; move logic into the core`);
+  assert.ok(lines <= 930, `cpp/bindings/ has ${lines} lines; move logic into the core`);
 });
 
 test('every registered figure is declared in the types and documented in both READMEs', () => {
