@@ -15,7 +15,7 @@ using namespace gatelab::bind;
 
 namespace {
 
-std::vector<double> doubles(const val& a) { return vecFromJSArray<double>(a); }
+std::vector<double> doubles(const val& a) { return convertJSArrayToNumberVector<double>(a); }  // one bulk copy
 
 val summary_of(const SampleSummary& s) {
   return object_of("n", s.n, "mean", s.mean, "sd", s.sd, "se", s.se, "ciLow", s.ci_low, "ciHigh", s.ci_high, "t", s.t,
@@ -52,5 +52,10 @@ EMSCRIPTEN_BINDINGS(gatelab_base) {
   function("_statsPaired", +[](const val& a, const val& b) { return summary_of(summarize_paired(doubles(a), doubles(b))); });
   function("_statsHolm", +[](const val& p) { return val::array(holm_adjust(doubles(p))); });
   function("_statsTQuantile", &student_t_quantile);
+  function("_statsBands", +[](const val& v, int seeds) {
+    const SeedBands b = seed_bands(doubles(v), seeds);
+    return object_of("mean", float64_array(b.mean), "sd", float64_array(b.sd), "min", float64_array(b.min), "max",
+                     float64_array(b.max));
+  });
 }
 // clang-format on

@@ -3,6 +3,7 @@
 // web/lib/cem.js wraps them.
 #include "bind_common.hpp"
 
+#include "gatelab/base/param_draw.hpp"
 #include "gatelab/cem/attention.hpp"
 #include "gatelab/model/baselines.hpp"
 #include "gatelab/model/gated_mlp.hpp"
@@ -91,6 +92,9 @@ class_<L> common_methods(const char* name) {
       .function("viewCols", &view_field<L, int, &ParamView<float>::cols>)
       .function("getParams", +[](L& l, Ptr out) { read_flat(l.parameters(), f32(out)); })
       .function("setParams", &set_params<L>)
+      .function("drawParams", +[](L& l, const val& names, double seed, double scale) {  // names: view names
+        return draw_params(l, vecFromJSArray<std::string>(names), seed, scale);
+      })
       .function("forward", +[](const L& l, Ptr h, int n, Ptr out) { return l.forward(f32(h), n, f32(out)); });
 }
 

@@ -114,7 +114,7 @@ Status to_config(const val& j, RankApproxOptions& o) {
   return validate(o);
 }
 
-// out: rank_approx_table(rows, d_in), d_in · 8 floats.
+// out: rank_approx_table(rows, d_in), d_in · rank_approx_fields floats (_paRankRow).
 Status rank_approx(const val& j, Ptr out) {
   RankApproxOptions o;
   return run_if_ok(to_config(j, o), [&] { copy_out(rank_approx_table(rank_approximation(o), o.d_in), out); });
@@ -137,7 +137,8 @@ val interactions_js(const Layer& layer, Ptr u, Ptr x, Ptr matrix, Ptr raw, Ptr v
 // clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
   constants({{"_maxCurvePoints", max_curve_points}, {"_maxCensusParameters", max_census_parameters},
-             {"_maxRankApproxDim", max_rank_approx_dim}, {"_maxInteractionDim", max_interaction_dim}});
+             {"_maxRankApproxDim", max_rank_approx_dim}, {"_maxInteractionDim", max_interaction_dim},
+             {"_paRankRow", rank_approx_fields}});
 
   class_<Layer>("Layer")
       .function("options", &layer_options)

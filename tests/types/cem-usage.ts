@@ -13,6 +13,9 @@ async function main(): Promise<void> {
   const precond: Float32Array | undefined = params.precond;
   att.setParams({ WQ: params.WQ, WK: params.WK, diag: params.diag, precond });
   att.setParams({ diag: new Float32Array(16) });
+  att.drawParams(['diag', 'precond.U'], { seed: 4, scale: 0.7 });
+  const parts = att.parameterLayout.find((p) => p.name === 'precond')?.parts ?? [];
+  const offsetOfU: number | undefined = parts.find((p) => p.name === 'U')?.offset;
   const grid: Float32Array = att.energyGrid(h, 4, 3, { min: -2, max: 2, G: 32 });
   const lambda: number = att.minEigenvalue();
   const P: Float32Array = att.preconditioner();

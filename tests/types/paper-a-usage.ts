@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   const [lo, hi]: [number, number] = seeds.ci95;
   const sd: number = lab.stats.summary(new Float32Array(3)).sd;
   const diff: StatSummary = lab.stats.paired([1, 2, 3], Float64Array.of(0.5, 1, 2));
+  const band: Float64Array = lab.stats.bands([[1, 2], Float32Array.of(3, 4)]).sd;
 
   try {
     lab.createLayer({ kind: 'gated', dIn: 0, hidden: 1, dOut: 1 });

@@ -90,6 +90,22 @@ double student_t_quantile(double probability, int df) {
   return 0.5 * (lo + hi);
 }
 
+namespace {
+
+// §C1's mean of n ≥ 1 values and, for n ≥ 2, their sample SD: two passes in double, in index order.
+double mean_of(const double* values, int n) {
+  double sum = 0;
+  for (int i = 0; i < n; ++i) sum += values[i];
+  return sum / n;
+}
+double sd_about(const double* values, int n, double mean) {
+  double squares = 0;  // about the mean, so no cancellation
+  for (int i = 0; i < n; ++i) squares += (values[i] - mean) * (values[i] - mean);
+  return std::sqrt(squares / (n - 1));
+}
+
+}  // namespace
+
 SampleSummary summarize(const double* values, int n) {
   SampleSummary s;
   s.n = n;
@@ -97,16 +113,12 @@ SampleSummary summarize(const double* values, int n) {
     s.mean = s.sd = s.se = s.ci_low = s.ci_high = s.t = s.p = nan_value;
     return s;
   }
-  double sum = 0;
-  for (int i = 0; i < n; ++i) sum += values[i];
-  s.mean = sum / n;
+  s.mean = mean_of(values, n);
   if (n < 2) {
     s.sd = s.se = s.ci_low = s.ci_high = s.t = s.p = nan_value;
     return s;
   }
-  double squares = 0;  // about the mean, so no cancellation
-  for (int i = 0; i < n; ++i) squares += (values[i] - s.mean) * (values[i] - s.mean);
-  s.sd = std::sqrt(squares / (n - 1));
+  s.sd = sd_about(values, n, s.mean);
   s.se = s.sd / std::sqrt(double(n));
   const double half = student_t_quantile(0.975, n - 1) * s.se;
   s.ci_low = s.mean - half;
@@ -119,6 +131,21 @@ SampleSummary summarize(const double* values, int n) {
     s.p = s.mean == 0 ? 1.0 : 0.0;
   }
   return s;
+}
+
+SeedBands seed_bands(const std::vector<double>& values, int seeds) {
+  SeedBands b;
+  if (seeds < 1 || values.size() % std::size_t(seeds) != 0) return b;
+  const std::size_t records = values.size() / std::size_t(seeds);
+  for (std::size_t r = 0; r < records; ++r) {
+    const double* v = values.data() + r * std::size_t(seeds);
+    const double mean = mean_of(v, seeds);
+    b.mean.push_back(mean);
+    b.sd.push_back(seeds > 1 ? sd_about(v, seeds, mean) : 0.0);
+    b.min.push_back(*std::min_element(v, v + seeds));
+    b.max.push_back(*std::max_element(v, v + seeds));
+  }
+  return b;
 }
 
 SampleSummary summarize_paired(const std::vector<double>& a, const std::vector<double>& b) {

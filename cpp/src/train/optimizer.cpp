@@ -17,6 +17,12 @@ const char* optimizer_name(OptimizerKind kind) {
   return "?";
 }
 
+OptimizerKind optimizer_by_index(int i) {
+  static constexpr OptimizerKind kinds[optimizer_count] = {OptimizerKind::sgd, OptimizerKind::momentum,
+                                                           OptimizerKind::adam, OptimizerKind::adamw};
+  return i >= 0 && i < optimizer_count ? kinds[i] : OptimizerKind::adam;
+}
+
 std::optional<OptimizerKind> parse_optimizer(std::string_view name) {
   return optional_from<OptimizerKind>([&](OptimizerKind& v) { return parse_optimizer(name, v); });
 }

@@ -59,6 +59,30 @@ describe('<gatelab-energy>', () => {
     await context.close();
   });
 
+  it('draws the library\'s parameters and its −∇ε: drawParams for diag, U and V, energyGradient', async () => {
+    const { page, context, problems } = await figurePage(session,
+      '<gatelab-energy heads="2" diagonal="per-head" precond="paper"></gatelab-energy>', TAG);
+    const check = await page.locator(TAG).evaluate(async (el) => {
+      const { parseTokens } = await import('/components/paper-b/cem-kit.js');
+      const att = el.lab.cem.createAttention({ d: 2, heads: 2, steps: 3, eta: 1.5, diagonal: 'per-head', precond: 'paper',
+        precondRank: 1, seed: 4 });
+      att.drawParams(['diag', 'precond.U', 'precond.V'], { seed: 4, scale: 0.7 });
+      const h = parseTokens(el.tokens);
+      const gradient = att.energyGradient(h, 4, 3, h.slice(6, 8));
+      const trace = att.energyTrace(h, 4);
+      const minEigenvalue = att.minEigenvalue();
+      att.dispose();
+      return { result: el.result, energies: Array.from(trace.slice(3 * 4, 4 * 4)), minEigenvalue,
+        descent: Array.from(gradient, (g) => -g) };
+    });
+    assert.deepEqual(check.result.energies, check.energies);
+    assert.equal(check.result.minEigenvalue, check.minEigenvalue);
+    assert.deepEqual(check.result.descent, check.descent);
+    assert.ok(check.descent.some((v) => v !== 0));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   it('tokens are dragged with the pointer and moved with the keyboard', async () => {
     const { page, context, problems } = await figurePage(session, MARKUP, TAG);
     const canvas = page.locator(`${TAG} canvas.landscape`);

@@ -27,6 +27,16 @@ describe('<gatelab-precond>', () => {
     assert.equal(first.positiveDefinite, true);
     assert.ok(Math.abs(first.crossing - 1 / (norms - dot)) < 0.01, `crossing at ${first.crossing}`);
     assert.ok(first.energies.every((e, t) => t === 0 || e < first.energies[t - 1]), 'falls at every step');
+    // The plain step's direction is the library's −∇ε at the query's start (energyGradient).
+    const gradient = await page.locator(TAG).evaluate(async (el) => {
+      const { parseTokens } = await import('/components/paper-b/cem-kit.js');
+      const att = el.lab.cem.createAttention({ d: 2, steps: 4, eta: 2, seed: 4 });
+      const h = parseTokens(el.tokens);
+      const g = att.energyGradient(h, 4, 3, h.slice(6, 8));
+      att.dispose();
+      return Array.from(g);
+    });
+    assert.deepEqual(first.descent, gradient.map((g) => -g));
     const before = await canvasStats(page, TAG);
     assert.equal(before.length, 3);
     for (const canvas of before) assert.ok(canvas.distinctColors > 10);

@@ -3,6 +3,7 @@
 // Holm's adjustment on a textbook example.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -65,4 +66,23 @@ TEST(Stats, HolmAdjustsStepDownAndKeepsTheOrder) {
   EXPECT_NEAR(adjusted[2], 0.06, 1e-15);
   EXPECT_NEAR(adjusted[1], 0.06, 1e-15);
   EXPECT_EQ(holm_adjust({0.9, 0.8}), (std::vector<double>{1.0, 1.0}));
+}
+
+TEST(Stats, SeedBandsAreSummarizePerRecordWithMinAndMax) {
+  // Three records of two seeds, record-major.
+  const std::vector<double> values = {1.0, 3.0, 0.5, 0.25, -2.0, 2.0};
+  const SeedBands b = seed_bands(values, 2);
+  ASSERT_EQ(b.mean.size(), 3u);
+  for (std::size_t r = 0; r < 3; ++r) {
+    const SampleSummary s = summarize({values[2 * r], values[2 * r + 1]});
+    EXPECT_EQ(b.mean[r], s.mean);
+    EXPECT_EQ(b.sd[r], s.sd);
+    EXPECT_EQ(b.min[r], std::min(values[2 * r], values[2 * r + 1]));
+    EXPECT_EQ(b.max[r], std::max(values[2 * r], values[2 * r + 1]));
+  }
+  const SeedBands one = seed_bands({4.0, 5.0}, 1);
+  EXPECT_EQ(one.sd, (std::vector<double>{0.0, 0.0})) << "one seed: a band of no width, as the race draws it";
+  EXPECT_EQ(one.mean, (std::vector<double>{4.0, 5.0}));
+  EXPECT_TRUE(seed_bands(values, 4).mean.empty()) << "4 seeds do not divide 6 values";
+  EXPECT_TRUE(seed_bands(values, 0).mean.empty());
 }

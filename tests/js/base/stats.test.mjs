@@ -83,3 +83,36 @@ test('holm: the step-down adjustment of the core, in the order given; bad p-valu
   const s = lab.stats.paired([1, 2, 3, 4.5], [0.5, 1.4, 2.6, 3.95]);
   assert.ok(s.ci95[0] > 0 && s.p < 0.05 && s.t > 0, 'every seed better: the interval excludes 0');
 });
+
+test('bands: per record the mean and SD of summary(), min and max; SD 0 for one seed', () => {
+  const runs = [Float32Array.of(1, 0.5, 0.25), [2, 0.75, 0.75], Float64Array.of(0.5, 1.5, 1)];
+  const bands = lab.stats.bands(runs);
+  for (let i = 0; i < 3; i++) {
+    const values = runs.map((run) => run[i]);
+    const s = lab.stats.summary(values);
+    assert.equal(bands.mean[i], s.mean, 'the same sums in the same order');
+    assert.equal(bands.sd[i], s.sd);
+    assert.equal(bands.min[i], Math.min(...values));
+    assert.equal(bands.max[i], Math.max(...values));
+  }
+  const plain = (b) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, Array.from(v)]));
+  assert.deepEqual(plain(lab.stats.bands([[3, 2]])), { mean: [3, 2], sd: [0, 0], min: [3, 2], max: [3, 2] });
+  assert.deepEqual(plain(lab.stats.bands([[], []])), { mean: [], sd: [], min: [], max: [] });
+  const refused = (fn, argument, code) => assert.throws(fn, (e) => e instanceof GateLabError && e.argument === argument
+    && e.code === code);
+  refused(() => lab.stats.bands([]), 'runs', 'out-of-range');
+  refused(() => lab.stats.bands('x'), 'runs', 'invalid-type');
+  refused(() => lab.stats.bands([[1, 2], [1]]), 'runs[1]', 'invalid-value');
+  refused(() => lab.stats.bands([[1, NaN]]), 'runs[0]', 'not-finite');
+});
+
+test('the race figure\'s seed bands are lab.stats.bands\', a stopped run repeating its last record', async () => {
+  const { reduceSeeds } = await import('../../../web/components/paper-a/race/race-session.js');
+  const runs = [Float32Array.of(1, 0.5, 0.25), Float32Array.of(2, 0.75), Float32Array.of(0.5, 1.5, 1), new Float32Array(0)];
+  const got = reduceSeeds(lab.stats, runs, 3);
+  const want = lab.stats.bands([[1, 0.5, 0.25], [2, 0.75, 0.75], [0.5, 1.5, 1]]);
+  assert.deepEqual(got.mean, Float32Array.from(want.mean));
+  assert.deepEqual(got.std, Float32Array.from(want.sd));
+  assert.deepEqual(got.min, Float32Array.from(want.min));
+  assert.deepEqual(got.max, Float32Array.from(want.max));
+});

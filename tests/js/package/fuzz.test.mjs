@@ -12,6 +12,7 @@ const PUBLIC_FUNCTIONS = [
   'lab.createLayer', 'lab.layerLabel', 'lab.census', 'lab.rankApprox', 'lab.interactions',
   'lab.symmetry.exchangeGap', 'lab.symmetry.scalingGap', 'lab.symmetry.exchangePlane', 'lab.symmetry.ntk',
   'lab.datasets.make', 'lab.createTrainer', 'lab.race', 'lab.stats.summary', 'lab.stats.paired', 'lab.stats.holm', 'lab.stats.tQuantile',
+  'lab.stats.bands',
   'lab.cem.createAttention', 'lab.cem.createMlp', 'lab.cem.createStandardAttention', 'lab.cem.createGatedMlp',
   'lab.cem.asStandardAttention', 'lab.cem.asGatedMlp',
   'lab.gp.sample', 'lab.gp.posterior', 'lab.gp.posteriorAt', 'lab.gp.createSession',

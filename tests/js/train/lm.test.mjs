@@ -11,6 +11,13 @@ const lab = await loadGateLab();
 const text = readFileSync(new URL('../../../data/lm/sotu-1790-1880.txt', import.meta.url), 'utf8').slice(0, 120000);
 const small = { d: 16, layers: 1, heads: 2, context: 16, batch: 4, warmup: 5, learningRate: 0.01 };
 
+test('the optimizers are the core\'s list, each one a session accepts', () => {
+  assert.deepEqual(lab.lm.optimizers, ['sgd', 'momentum', 'adam', 'adamw'], 'train/optimizer.hpp, in its order');
+  const corpus = lab.lm.createCorpus(text.slice(0, 20000));
+  for (const optimizer of lab.lm.optimizers) lab.lm.createSession({ ...small, corpus, optimizer }).dispose();
+  corpus.dispose();
+});
+
 test('a corpus: splits, vocabulary and baselines', () => {
   const corpus = lab.lm.createCorpus(text, { devFraction: 0.05, validationFraction: 0.1 });
   const { train, dev, validation } = corpus.sizes;

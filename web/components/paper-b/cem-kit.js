@@ -1,12 +1,8 @@
 // What the paper-B figures (<gatelab-energy>, <gatelab-precond>, <gatelab-tying>) share apart from
 // drawing: tokens in the 2-D token space (the `tokens` attribute), the CEM attention layer a
-// figure shows (its weights from the library's seeded initialisation, plus a diagonal and a
-// preconditioner drawn from the same seed, since the library starts them at 0 and at P = I,
-// which would show nothing). No DOM here: it also runs in Node.
-import { normalArray } from '../base/seeded-random.js';
-
-/** softplus⁻¹(1) = log(e − 1): p filled with it puts 1 on P's diagonal. */
-export const SOFTPLUS_INV_ONE = Math.log(Math.E - 1);
+// figure shows (its weights from the library's seeded initialisation, plus a diagonal and the
+// preconditioner's factors drawn by the library from the same seed, since it starts them at 0
+// and at P = I, which would show nothing). No DOM here: it also runs in Node.
 
 /** Tokens are kept within ±TOKEN_LIMIT. */
 export const TOKEN_LIMIT = 6;
@@ -38,44 +34,40 @@ export function formatTokens(h) {
   return pairs.join(' ');
 }
 
-/** Seeds for the figure-drawn parameters, apart from the library's own stream. */
-function extraSeed(seed, salt) {
-  return (Math.imul(seed ^ 0x2545f491, 0x9e3779b1) + salt) >>> 0;
+/** The spread of the drawn diagonal and preconditioner factors U, V: 0.7·N(0, 1). */
+const DRAWN_SCALE = 0.7;
+
+/** The parameters a plane figure has the library draw: the diagonal and U, V (p keeps P's diagonal part at I). */
+function drawnNames(att) {
+  return att.parameterLayout.flatMap((param) => (param.name === 'diag' ? ['diag']
+    : (param.parts ?? []).filter((part) => part.name !== 'p').map((part) => `precond.${part.name}`)));
 }
 
 /**
- * The figure's diagonal and preconditioner for a layer of width d: diag ~ N(0, 0.7²) per row,
- * p = softplus⁻¹(1) (so P's diagonal part is I), U and V ~ N(0, 0.7²).
+ * Sets the preconditioner's factors given ({ U, V }: arrays of d·r numbers) where
+ * att.parameterLayout places them; p and the factors not given keep their values.
  */
-export function figureExtras(seed, { d, heads, diagonal, precond, rank }) {
-  const extras = {};
-  if (diagonal !== 'none') {
-    const rows = diagonal === 'shared' ? 1 : heads;
-    extras.diag = normalArray(rows * d, extraSeed(seed, 1)).map((v) => 0.7 * v);
+export function setFactors(att, factors) {
+  const { precond } = att.getParams();
+  for (const part of att.parameterLayout.find((param) => param.name === 'precond').parts) {
+    if (factors[part.name] !== undefined) precond.set(factors[part.name], part.offset);
   }
-  if (precond !== 'none') {
-    const factors = precond === 'paper' ? 2 : 1;
-    const flat = new Float32Array(d + factors * d * rank);
-    flat.fill(SOFTPLUS_INV_ONE, 0, d);
-    flat.set(normalArray(factors * d * rank, extraSeed(seed, 2)).map((v) => 0.7 * v), d);
-    extras.precond = flat;
-  }
-  return extras;
+  att.setParams({ precond });
 }
 
 /**
  * A CEM attention of width 2 for the token-plane figures. options: heads, steps, eta, beta
- * (0 = 1/√d_h), diagonal, precond, seed; precondParams replaces the drawn preconditioner.
+ * (0 = the library's 1/√d_h), diagonal, precond, seed; factors ({ U, V }) replace the drawn ones.
  * The caller disposes it.
  */
-export function createPlaneAttention(lab, { heads, steps, eta, beta, diagonal, precond, seed, precondParams }) {
+export function createPlaneAttention(lab, { heads, steps, eta, beta, diagonal, precond, seed, factors }) {
   const rank = precond === 'none' ? 0 : 1;
   const att = lab.cem.createAttention({ d: 2, heads, steps, eta, beta: beta > 0 ? beta : undefined, diagonal, precond,
     precondRank: rank, seed });
   try {
-    const extras = figureExtras(seed, { d: 2, heads, diagonal, precond, rank });
-    if (precondParams) extras.precond = precondParams;
-    if (Object.keys(extras).length) att.setParams(extras);
+    const names = drawnNames(att);
+    if (names.length) att.drawParams(names, { seed, scale: DRAWN_SCALE });
+    if (factors) setFactors(att, factors);
   } catch (error) {
     att.dispose();
     throw error;
@@ -83,18 +75,10 @@ export function createPlaneAttention(lab, { heads, steps, eta, beta, diagonal, p
   return att;
 }
 
-/** −∇ε of token i at y⁰ = h_i: one plain step (P = I, η = 1) of a copy of the layer's weights. */
-export function descentDirection(lab, att, h, n, i) {
-  const { heads, beta, diagonal, seed } = att.options;
-  const plain = lab.cem.createAttention({ d: att.d, heads, steps: 1, eta: 1, beta, diagonal, seed });
-  try {
-    const { WQ, WK, diag } = att.getParams();
-    plain.setParams(diag ? { WQ, WK, diag } : { WQ, WK });
-    const out = plain.forward(h, n);
-    return Float64Array.from({ length: att.d }, (_, k) => out[i * att.d + k] - h[i * att.d + k]);
-  } finally {
-    plain.dispose();
-  }
+/** −∇ε of token i at y⁰ = h_i (one plain step: P = I, η = 1), from the library's energyGradient. */
+export function descentDirection(att, h, n, i) {
+  const gradient = att.energyGradient(h, n, i, h.slice(i * att.d, (i + 1) * att.d));
+  return Float64Array.from(gradient, (g) => -g);
 }
 
 /** Row i of the trajectory (T+1)·n·d: the query's path y⁰ … y^T as [x0, y0, x1, y1, …]. */

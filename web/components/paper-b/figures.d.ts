@@ -32,6 +32,8 @@ export interface EnergyResult {
   minEigenvalue: number;
   /** β in use. */
   beta: number;
+  /** −∇ε of the query at its start (lab.cem energyGradient), drawn as the plain step; null for precond 'none'. */
+  descent: number[] | null;
 }
 
 /**
@@ -111,7 +113,9 @@ export declare class GateLabPrecond extends GateLabFigure<PrecondState> {
   tokens: string;
   seed: number;
   readonly result: { spectrum: number[]; minEigenvalue: number; positiveDefinite: boolean; energies: number[];
-    plainEnergies: number[]; crossing: number | null } | null;
+    plainEnergies: number[]; crossing: number | null;
+    /** −∇ε of the query at its start (lab.cem energyGradient): the plain step's direction. */
+    descent: number[] } | null;
   /** Sets u = ĝ, v = −ĝ (ĝ the unit gradient at the start): P = I − 2ĝĝᵀ turns the first step uphill. */
   reflectGradient(): void;
 }

@@ -64,12 +64,12 @@ export class GateLabEnergy extends CemFigure {
   #probeText = null;
   #canvas = null;
 
-  /** The last computation: { tokens, energies, path, minEigenvalue, beta } (numbers from the library), or null. */
+  /** The last computation: { tokens, energies, path, minEigenvalue, beta, descent } (library numbers), or null. */
   get result() {
     const r = this.#result;
     if (!r) return null;
     return { tokens: Array.from(r.h), energies: Array.from(r.energies), path: Array.from(r.path),
-      minEigenvalue: r.lambda, beta: r.beta };
+      minEigenvalue: r.lambda, beta: r.beta, descent: r.descent ? Array.from(r.descent) : null };
   }
 
   /** Where the last drawing put the token plane: { x, y, w, h } in CSS pixels of the landscape canvas, and extent. */
@@ -105,7 +105,8 @@ export class GateLabEnergy extends CemFigure {
     });
     const beta = createRange({
       label: 'β', min: 0, max: 4, step: 0.05, value: this.state.beta,
-      format: (v) => (v === 0 ? `auto ${formatNumber(this.#result?.beta ?? 1 / Math.sqrt(2 / this.state.heads))}` : v.toFixed(2)),
+      // "auto": the library's β in use (1/√d_h), once a computation has given it.
+      format: (v) => (v === 0 ? `auto${this.#result ? ` ${formatNumber(this.#result.beta)}` : ''}` : v.toFixed(2)),
       onInput: (value) => this.setState({ beta: value }, 'user'),
     });
     const { eta, steps } = createStepRanges(this);
@@ -178,7 +179,7 @@ export class GateLabEnergy extends CemFigure {
     const path = pathOf(att.trajectory(h, n), n, 2, q, steps);
     const energies = traceOf(att.energyTrace(h, n), q, steps);
     const lambda = att.minEigenvalue();
-    const descent = this.state.precond === 'none' ? null : descentDirection(this.lab, att, h, n, q);
+    const descent = this.state.precond === 'none' ? null : descentDirection(att, h, n, q);
     this.#result = { h, n, grid, G, path, energies, lambda, descent, beta: att.beta, extent };
     this.#controls.beta.set(this.state.beta);  // the "auto" text shows the β in use
     this.#showProbe();

@@ -18,7 +18,7 @@ import { drawChart } from '../plot/chart.js';
 import { drawArrow } from '../plot/marks.js';
 import { richText } from '../plot/text.js';
 import { drawLandscape, drawPath, drawStepDots, drawTokens } from './plane-marks.js';
-import { createPlaneAttention, DEFAULT_TOKENS, descentDirection, firstRise, pathOf, SOFTPLUS_INV_ONE, tokensOf, traceOf,
+import { createPlaneAttention, DEFAULT_TOKENS, descentDirection, firstRise, pathOf, setFactors, tokensOf, traceOf,
   TOKENS_PATTERN } from './cem-kit.js';
 
 const DEFAULTS = { u1: 0.9, u2: 0.3, v1: -0.4, v2: 0.7 };
@@ -56,11 +56,15 @@ export class GateLabPrecond extends CemFigure {
   #controls = null;
   #result = null;
 
-  /** The last computation: { spectrum, minEigenvalue, positiveDefinite, energies, plainEnergies, crossing }, or null. */
+  /**
+   * The last computation: { spectrum, minEigenvalue, positiveDefinite, energies, plainEnergies, crossing, descent },
+   * or null.
+   */
   get result() {
     const r = this.#result;
     return r ? { spectrum: Array.from(r.spectrum), minEigenvalue: r.spectrum[0], positiveDefinite: r.spectrum[0] > 0,
-      energies: Array.from(r.energies), plainEnergies: Array.from(r.plainEnergies), crossing: r.crossing } : null;
+      energies: Array.from(r.energies), plainEnergies: Array.from(r.plainEnergies), crossing: r.crossing,
+      descent: Array.from(r.descent) } : null;
   }
 
   build({ controls }) {
@@ -113,10 +117,11 @@ export class GateLabPrecond extends CemFigure {
     this.setState({ form: 'paper', u1: round(gx / norm), u2: round(gy / norm), v1: round(-gx / norm), v2: round(-gy / norm) }, 'user');
   }
 
-  #precondParams(scale = 1) {
+  /** The factors u, v of the sliders, with v (u for the variant) scaled by s; p stays the library's (D = I). */
+  #factors(scale = 1) {
     const { form, u1, u2, v1, v2 } = this.state;
-    if (form === 'paper') return Float32Array.of(SOFTPLUS_INV_ONE, SOFTPLUS_INV_ONE, u1, u2, scale * v1, scale * v2);
-    return Float32Array.of(SOFTPLUS_INV_ONE, SOFTPLUS_INV_ONE, scale * u1, scale * u2);
+    if (form === 'paper') return { U: [u1, u2], V: [scale * v1, scale * v2] };
+    return { U: [scale * u1, scale * u2] };
   }
 
   compute() {
@@ -125,7 +130,7 @@ export class GateLabPrecond extends CemFigure {
     const n = h.length / 2;
     const q = n - 1;
     const common = { heads: 1, steps, eta, beta: 0, diagonal: 'none', seed };
-    const att = createPlaneAttention(this.lab, { ...common, precond: form, precondParams: this.#precondParams() });
+    const att = createPlaneAttention(this.lab, { ...common, precond: form, factors: this.#factors() });
     const plain = createPlaneAttention(this.lab, { ...common, precond: 'none' });
     try {
       const P = att.preconditioner();
@@ -135,18 +140,18 @@ export class GateLabPrecond extends CemFigure {
       const plainPath = pathOf(plain.trajectory(h, n), n, 2, q, steps);
       const energies = traceOf(att.energyTrace(h, n), q, steps);
       const plainEnergies = traceOf(plain.energyTrace(h, n), q, steps);
-      const descent = descentDirection(this.lab, att, h, n, q);
+      const descent = descentDirection(att, h, n, q);
       // The spectrum along the ray V → s·V (U → s·U for the variant), from the library.
       const s = Float32Array.from({ length: SWEEP }, (_, k) => -SWEEP_MAX + (2 * SWEEP_MAX * k) / (SWEEP - 1));
       const low = new Float32Array(SWEEP);
       const high = new Float32Array(SWEEP);
       s.forEach((scale, k) => {
-        att.setParams({ precond: this.#precondParams(scale) });
+        setFactors(att, this.#factors(scale));
         const values = att.spectrum();
         low[k] = values[0];
         high[k] = values[1];
       });
-      att.setParams({ precond: this.#precondParams() });
+      setFactors(att, this.#factors());
       // Where λ_min crosses 0 nearest to s = 1 (linear interpolation between samples).
       let crossing = null;
       for (let k = 1; k < SWEEP; k++) {

@@ -86,4 +86,17 @@ export interface Stats {
   tQuantile(p: number, df: number): number;
   /** Holm's step-down adjusted p-values for a family of comparisons, in the order given. */
   holm(pValues: StatValues): number[];
+  /**
+   * Bands over seeds, record by record (a race's curves): runs holds one array per seed, all equally
+   * long; per record the mean, the sample SD (0 for one seed) and the min and max over seeds.
+   */
+  bands(runs: readonly StatValues[]): StatBands;
+}
+
+/** Per record (one number each): the mean, sample SD, min and max over seeds. */
+export interface StatBands {
+  mean: Float64Array;
+  sd: Float64Array;
+  min: Float64Array;
+  max: Float64Array;
 }

@@ -41,6 +41,23 @@ export function createStats(core) {
       if (!(probability > 0 && probability < 1)) fail('p', 'a probability strictly between 0 and 1', p, 'out-of-range');
       return m._statsTQuantile(probability, integer('df', df, { min: 1, max: 2 ** 31 - 1 }));
     },
+    /**
+     * Bands over seeds, record by record (the race's curves): runs holds one array per seed, all
+     * equally long → { mean, sd, min, max }, one number per record (sd 0 for one seed).
+     */
+    bands(runs) {
+      if (!Array.isArray(runs) || runs.length === 0) {
+        const code = Array.isArray(runs) ? 'out-of-range' : 'invalid-type';
+        fail('runs', 'a non-empty array of arrays, one per seed', runs, code);
+      }
+      const rows = runs.map((run, s) => finiteValues(`runs[${s}]`, run, { minLength: 0 }));
+      const length = rows[0].length;
+      rows.forEach((row, s) => row.length !== length && fail(`runs[${s}]`, `as long as runs[0] (${length})`, runs[s]));
+      const flat = new Float64Array(length * rows.length);  // record-major, as the core reads it
+      rows.forEach((row, s) => row.forEach((v, r) => (flat[r * rows.length + s] = v)));
+      const { mean, sd, min, max } = m._statsBands(flat, rows.length);
+      return { mean, sd, min, max };
+    },
     /** Holm-adjusted p-values, in the order given (reject i at level α when adjusted[i] ≤ α). */
     holm(pValues) {
       const p = finiteValues('pValues', pValues);

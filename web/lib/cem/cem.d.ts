@@ -118,6 +118,25 @@ export interface CemParameterInfo {
   size: number;
   /** [rows, cols], or [size] for `precond`. */
   shape: number[];
+  /** `precond` only: its parts p (d), U (d × r), V (d × r, the paper's form) and where each starts in its array. */
+  parts?: CemParameterPart[];
+}
+
+export interface CemParameterPart {
+  name: 'p' | 'U' | 'V';
+  /** Where the part starts in the `precond` array. */
+  offset: number;
+  size: number;
+  /** [d] for p, [d, r] for U and V. */
+  shape: number[];
+}
+
+/** drawParams' options. */
+export interface DrawParamsOptions {
+  /** The generator's seed, an integer from 0 to 2³² − 1 (default 0). */
+  seed?: number;
+  /** The standard deviation, 0 … 1000 (default 1). */
+  scale?: number;
 }
 
 /** What CEM attention and the CEM MLP share. */
@@ -158,6 +177,12 @@ export interface CemLayer<Params, Gradients, Options> {
   getParams(): Params;
   /** Replaces the parameters given (the others keep their values); layouts as getParams. */
   setParams(params: Partial<Params>): void;
+  /**
+   * Replaces the named parameters by scale·N(0, 1) values from the library's generator (one stream
+   * from the seed, through the names in order): a parameter name, or 'precond.p', 'precond.U',
+   * 'precond.V' for one part of the preconditioner. The others keep their values.
+   */
+  drawParams(names: string[], options?: DrawParamsOptions): void;
   /** Frees the layer; later calls throw. Idempotent. */
   dispose(): void;
 }
@@ -202,6 +227,8 @@ export interface StandardAttention {
   forward(x: Float32Array, n: number): Float32Array;
   getParams(): StandardAttentionParams;
   setParams(params: Partial<StandardAttentionParams>): void;
+  /** As CemLayer.drawParams. */
+  drawParams(names: string[], options?: DrawParamsOptions): void;
   dispose(): void;
 }
 
@@ -234,6 +261,8 @@ export interface GatedMlp {
   forward(x: Float32Array, n: number): Float32Array;
   getParams(): GatedMlpParams;
   setParams(params: Partial<GatedMlpParams>): void;
+  /** As CemLayer.drawParams. */
+  drawParams(names: string[], options?: DrawParamsOptions): void;
   dispose(): void;
 }
 

@@ -5,11 +5,13 @@
 // block, so no wrapper carries it as a property.
 import { GateLabError, throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { fail, floatArray, integer } from '../core/validate.js';
+import { fail, finiteNumber, floatArray, integer, optional, plainObject, seedOf } from '../core/validate.js';
 
-// The public name of each core parameter view; "precond.*" views are joined into `precond`.
+// The public name of each core parameter view; "precond.*" views are joined into `precond`,
+// whose parts keep their own names (p, U, V) for parameterLayout and drawParams.
 const PUBLIC_NAMES = { wq: 'WQ', wk: 'WK', wv: 'WV', wo: 'WO', diag: 'diag', w: 'W', u: 'U',
   w_gate: 'Wgate', w_up: 'Wup', w_down: 'Wdown' };
+const PRECOND_PARTS = { 'precond.p': 'p', 'precond.u': 'U', 'precond.v': 'V' };
 
 function capitalized(name) {
   return name[0].toUpperCase() + name.slice(1);
@@ -26,7 +28,8 @@ export let parameterTotal;
 
 export class CemModule extends Owned {
   #core;
-  #groups;  // [{ key, size, rows, cols, text }] in core order, "precond.*" joined
+  #groups;  // [{ key, size, rows, cols, text, parts }] in core order, "precond.*" joined (parts: the views)
+  #drawNames;  // public name → the core views it stands for (drawParams)
 
   static {
     coreOfModule = (o) => o.#core;
@@ -46,22 +49,32 @@ export class CemModule extends Owned {
     /** The options the object was made with (beta: the value in use). */
     this.options = Object.freeze(options);
     const groups = [];
+    const drawNames = new Map();
     for (let k = 0, count = handle.viewCount(); k < count; k++) {
       const name = handle.viewName(k);
       const size = handle.viewSize(k);
+      const [rows, cols] = [handle.viewRows(k), handle.viewCols(k)];
       const key = name.startsWith('precond.') ? 'precond' : PUBLIC_NAMES[name] ?? name;
       const last = groups.at(-1);
-      if (key === 'precond' && last?.key === 'precond') {
-        last.size += size;
+      if (key === 'precond') {
+        const part = PRECOND_PARTS[name] ?? name;
+        const group = last?.key === 'precond' ? last : { key, size: 0, rows, cols, parts: [] };
+        if (group !== last) groups.push(group);
+        const shape = part === 'p' ? [size] : [rows, cols];
+        group.parts.push(Object.freeze({ name: part, offset: group.size, size, shape }));
+        group.size += size;
+        drawNames.set(`precond.${part}`, [name]);
       } else {
-        groups.push({ key, size, rows: handle.viewRows(k), cols: handle.viewCols(k) });
+        groups.push({ key, size, rows, cols });
       }
+      drawNames.set(key, [...(drawNames.get(key) ?? []), name]);
     }
     const factors = options.precond === 'paper' ? 2 : 1;
     for (const g of groups) {
       g.text = g.key === 'precond' ? `d + ${factors}·d·r = ${g.size}` : `${g.rows}×${g.cols} = ${g.size}`;
     }
     this.#groups = groups;
+    this.#drawNames = drawNames;
   }
 
   get d() {
@@ -73,10 +86,13 @@ export class CemModule extends Owned {
     return handleOf(this).parameterCount();
   }
 
-  /** Names and sizes of the parameters getParams() returns, in order. */
+  /**
+   * Names and sizes of the parameters getParams() returns, in order; `precond` also lists its
+   * parts (p, then U, then V where it is a parameter) with their offsets in its flat array.
+   */
   get parameterLayout() {
-    return this.#groups.map(({ key, size, rows, cols }) => ({ name: key, size,
-      shape: key === 'precond' ? [size] : [rows, cols] }));
+    return this.#groups.map(({ key, size, rows, cols, parts }) => (parts
+      ? { name: key, size, shape: [size], parts: [...parts] } : { name: key, size, shape: [rows, cols] }));
   }
 
   get #total() {
@@ -98,6 +114,28 @@ export class CemModule extends Owned {
     const handle = handleOf(this);
     const [, flat] = this.#core.heap.call([], [this.#total], (p) => handle.getParams(p));
     return this.#split(flat);
+  }
+
+  /**
+   * Replaces the named parameters by scale·N(0, 1) values from the library's generator: one
+   * stream from `seed`, through the names in the order given (a parameter name, or a part of the
+   * preconditioner: 'precond.p', 'precond.U', 'precond.V'). The others keep their values.
+   */
+  drawParams(names, options) {
+    const handle = handleOf(this);
+    if (!Array.isArray(names)) fail('names', 'an array of parameter names', names, 'invalid-type');
+    const o = plainObject('options', options);
+    for (const key of Object.keys(o)) {
+      if (key !== 'seed' && key !== 'scale') {
+        throw new GateLabError(`options.${key} is not an option of drawParams (its options: seed, scale)`,
+          { argument: `options.${key}`, code: 'invalid-value' });
+      }
+    }
+    const views = names.flatMap((name, i) => this.#drawNames.get(name)
+      ?? fail(`names[${i}]`, `one of ${[...this.#drawNames.keys()].join(', ')}`, name, 'invalid-value'));
+    const seed = seedOf('options.seed', o.seed);
+    const scale = optional(o.scale, 1, (v) => finiteNumber('options.scale', v));
+    throwCoreError(handle.drawParams(views, seed, scale), { argument: 'names', prefix: 'options', fields: ['scale'] });
   }
 
   /** Replaces the named parameters (those not given keep their values); each array is checked. */

@@ -37,9 +37,6 @@ export function census(core, options) {
   });
 }
 
-/** Values per row of the core's rank table (cpp/bindings/bind_paper_a.cpp). */
-const RANK_ROW = 8;
-
 /**
  * Rank-r approximations of a random full bilinear attention MLP (docs/MATH.md §A6, §A18): rows
  * r = 1 … r*, the first rank at which the best truncation is exact; the array also carries exactAt = r*.
@@ -57,11 +54,12 @@ export function rankApprox(core, options) {
     seed: seedOf('options.seed', o.seed, 1),
   };
   throwCoreError(m._paValidateRankApprox(r), OPTIONS);
-  const [error, flat] = core.heap.call([], [RANK_ROW * r.dIn], (p) => m._paRankApprox(r, p));
+  const width = m._paRankRow;  // values per row of the core's table (rank_approx_table)
+  const [error, flat] = core.heap.call([], [width * r.dIn], (p) => m._paRankApprox(r, p));
   throwCoreError(error, OPTIONS);
   const rows = [];
-  for (let i = 0; i < r.dIn && flat[RANK_ROW * i] > 0; i++) {
-    const f = flat.subarray(RANK_ROW * i, RANK_ROW * (i + 1));
+  for (let i = 0; i < r.dIn && flat[width * i] > 0; i++) {
+    const f = flat.subarray(width * i, width * (i + 1));
     rows.push({ rank: f[0], error: f[1], parameters: f[2], flops: f[3], energy: f[4],
       onePerPairError: f[5], onePerPairEnergy: f[6], exact: f[7] === 1 });
   }

@@ -26,6 +26,15 @@ SampleSummary summarize(const double* values, int n);
 inline SampleSummary summarize(const std::vector<double>& values) {
   return summarize(values.data(), static_cast<int>(values.size()));
 }
+// Bands over seeds, record by record, as the race reports its curves (docs/MATH.md §C1, §T6
+// "Curves"): values holds records × seeds numbers, record r's at r·seeds … r·seeds + seeds − 1
+// (summed in that order); per record the mean, the sample SD (0 for one seed: a band of no
+// width), the min and the max. Empty unless seeds ≥ 1 divides values.size().
+struct SeedBands {
+  std::vector<double> mean, sd, min, max;
+};
+SeedBands seed_bands(const std::vector<double>& values, int seeds);
+
 // Summary of the paired differences a_i − b_i.
 SampleSummary summarize_paired(const std::vector<double>& a, const std::vector<double>& b);
 

@@ -27,6 +27,9 @@
 namespace gatelab {
 
 enum class OptimizerKind { sgd, momentum, adam, adamw };
+inline constexpr int optimizer_count = 4;  // the kinds above, listed by optimizer_by_index
+
+OptimizerKind optimizer_by_index(int i);  // 0 … optimizer_count − 1 in the order above (else adam)
 
 const char* optimizer_name(OptimizerKind kind);  // "sgd", "momentum", "adam", "adamw"
 std::optional<OptimizerKind> parse_optimizer(std::string_view name);

@@ -179,7 +179,7 @@ export class GateLabRace extends GateLabFigure {
       }
     }
     const session = new RaceSession({ runner: sharedRunner(), request: raceRequest(this.state, this.lab.activations, this.userPoints),
-      steps: this.state.steps, onUpdate: (s) => this.#onProgress(s) });
+      steps: this.state.steps, stats: this.lab.stats, onUpdate: (s) => this.#onProgress(s) });
     this.#session = session;
     this.syncControls();
     try {

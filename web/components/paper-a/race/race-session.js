@@ -2,53 +2,44 @@
 // raceStart makes one trainer per model and seed, then raceStep advances all of them by a
 // chunk of steps at a time and sends back the records they added and seed 0's decision grid.
 // The chunk grows or shrinks so each takes about CHUNK_MS of the worker's time. Curves over seeds
-// are reduced exactly as the library's race reduces them (race.cpp: double sums in seed order,
-// a diverged run repeats its last record), so a finished live race equals lab.race().
+// are reduced as the library's race reduces them (race.cpp: a diverged run repeats its last
+// record; mean, sample SD, min and max from lab.stats.bands, i.e. base/stats.cpp), so a finished
+// live race equals lab.race().
 const CHUNK_MS = 70;
 const METRICS = ['trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy'];
 
 let nextSession = 1;
 const pageKey = Math.random().toString(36).slice(2, 8);
 
-const fmin = (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, b));
-const fmax = (a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b));
-
 /**
- * Mean, std, min and max over seeds of one metric, record by record (as race.cpp's Accumulator
- * with base/stats.cpp's summarize: the mean in double, then the sample SD about it, n − 1).
+ * Mean, std, min and max over seeds of one metric, record by record, from lab.stats.bands (the
+ * core's seed_bands: mean and sample SD of base/stats, 0 for one seed, as race.cpp). A run that
+ * stopped (diverged) repeats its last record; a run with no records yet is left out.
+ * @param {{ bands: (runs: Float32Array[]) => Record<'mean' | 'sd' | 'min' | 'max', Float64Array> }} stats lab.stats
  * @param {Float32Array[]} runs one array of records per seed
  */
-export function reduceSeeds(runs, length) {
-  const out = { mean: new Float32Array(length), std: new Float32Array(length),
-    min: new Float32Array(length), max: new Float32Array(length) };
-  for (let i = 0; i < length; i++) {
-    const values = runs.map((run) => (run.length ? run[Math.min(i, run.length - 1)] : NaN));
-    let sum = 0;
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const v of values) {
-      sum += v;
-      lo = fmin(lo, v);
-      hi = fmax(hi, v);
-    }
-    const mean = sum / values.length;
-    let squares = 0;  // about the mean, as summarize() does, so no cancellation
-    for (const v of values) squares += (v - mean) * (v - mean);
-    out.mean[i] = mean;
-    out.std[i] = values.length > 1 ? Math.sqrt(squares / (values.length - 1)) : 0;
-    out.min[i] = lo;
-    out.max[i] = hi;
+export function reduceSeeds(stats, runs, length) {
+  const padded = runs.filter((run) => run.length).map((run) => Float32Array.from({ length },
+    (_, i) => run[Math.min(i, run.length - 1)]));
+  if (!padded.length || !length) {
+    const empty = () => new Float32Array(length).fill(NaN);
+    return { mean: empty(), std: empty(), min: empty(), max: empty() };
   }
-  return out;
+  const bands = stats.bands(padded);
+  return { mean: Float32Array.from(bands.mean), std: Float32Array.from(bands.sd), min: Float32Array.from(bands.min),
+    max: Float32Array.from(bands.max) };
 }
 
 export class RaceSession {
+  #curves = [];  // curves(m) of the records as they are now, until the next update
+
   /**
    * @param {{ runner: import('../../../../runner/lab-runner.js').LabRunner, request: object, steps: number,
-   *   onUpdate: (session: RaceSession) => void }} options
+   *   stats: object, onUpdate: (session: RaceSession) => void }} options (stats: the page's lab.stats)
    */
-  constructor({ runner, request, steps, onUpdate }) {
+  constructor({ runner, request, steps, stats, onUpdate }) {
     this.runner = runner;
+    this.stats = stats;
     this.request = request;
     this.steps = steps;
     this.onUpdate = onUpdate;
@@ -82,6 +73,7 @@ export class RaceSession {
     this.runs = first.snapshots.map((row) => row.map((s) => ({
       records: s.records, stepsDone: s.stepsDone, divergence: s.divergence })));
     this.grids = first.snapshots.map((row) => row[0].grid);
+    this.#curves = [];
     this.onUpdate(this);
   }
 
@@ -116,6 +108,7 @@ export class RaceSession {
         run.divergence = s.divergence;
         if (k === 0) this.grids[m] = s.grid;
       }));
+      this.#curves = [];
       this.onUpdate(this);
     }
     this.running = false;
@@ -127,11 +120,13 @@ export class RaceSession {
 
   /** Mean, std, min and max over seeds of every metric of model m, with the step axis. */
   curves(m) {
+    if (this.#curves[m]) return this.#curves[m];
     const row = this.runs[m];
     const length = Math.max(...row.map((r) => r.records.step.length));
     const evalEvery = this.request.train.evalEvery;
     const out = { step: Float32Array.from({ length }, (_, i) => i * evalEvery) };
-    for (const name of METRICS) out[name] = reduceSeeds(row.map((r) => r.records[name]), length);
+    for (const name of METRICS) out[name] = reduceSeeds(this.stats, row.map((r) => r.records[name]), length);
+    this.#curves[m] = out;
     return out;
   }
 
