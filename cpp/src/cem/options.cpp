@@ -41,6 +41,8 @@ void add_cem_options(OptionEntries& entries, NameSets& names) {
       {"cem.energyGrid",
        {{"min", T::number}, {"max", T::number}, {"G", T::integer}, {"origin", T::floats}, {"axes", T::floats}}});
 
+  // A module's drawParams(names, options): the generator's seed and the draws' scale.
+  entries.push_back({"cem.drawParams", {{"seed", T::seed}, {"scale", T::number}}});
   names.push_back({"diagonals", {}});
   for (CemDiagonal v : {CemDiagonal::none, CemDiagonal::per_head, CemDiagonal::shared})
     names.back().values.push_back(cem_diagonal_name(v));

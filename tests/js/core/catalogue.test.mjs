@@ -32,6 +32,7 @@ const corpusText = 'the cat sat on the mat. '.repeat(60);
 /** [entry, call with one extra key (typo) → throws, the argument it must name]. */
 function typoCases() {
   const corpus = lab.lm.createCorpus(corpusText);
+  const mlp = lab.cem.createMlp({ d: 4, hidden: 4 });
   const trainer = lab.createTrainer({ kind: 'gated', hidden: 2, data: { task: 'xor', count: 16 } });
   const cases = [
     ['createLayer', () => lab.createLayer({ ...layer, hiden: 3 }), 'options.hiden'],
@@ -55,9 +56,10 @@ function typoCases() {
     ['lm.createSession', () => lab.lm.createSession({ corpus, d: 8, heads: 2, layer: 1 }), 'options.layer'],
     ['lm.mlp', () => lab.lm.createSession({ corpus, d: 8, heads: 2, mlp: { symmetrise: 1 } }), 'options.mlp.symmetrise'],
     ['gp', () => lab.gp.sample({ lengthscale: 1 }), 'options.lengthscale'],
+    ['cem.drawParams', () => mlp.drawParams(['W'], { seed: 1, sacle: 2 }), 'options.sacle'],
     ['trainer.bestFactors', () => trainer.bestFactors({ goal: 'step', point: 9 }), 'options.point'],
   ];
-  return { cases, dispose: () => { corpus.dispose(); trainer.dispose(); } };
+  return { cases, dispose: () => [corpus, trainer, mlp].forEach((o) => o.dispose()) };
 }
 
 test('every entry point refuses a typo, naming it, and the module stays usable', () => {

@@ -5,7 +5,7 @@
 // block, so no wrapper carries it as a property.
 import { GateLabError, throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { fail, finiteNumber, floatArray, integer, optional, plainObject, seedOf } from '../core/validate.js';
+import { fail, finiteNumber, floatArray, integer, optional, optionsOf, seedOf } from '../core/validate.js';
 
 // The public name of each core parameter view; "precond.*" views are joined into `precond`,
 // whose parts keep their own names (p, U, V) for parameterLayout and drawParams.
@@ -124,13 +124,7 @@ export class CemModule extends Owned {
   drawParams(names, options) {
     const handle = handleOf(this);
     if (!Array.isArray(names)) fail('names', 'an array of parameter names', names, 'invalid-type');
-    const o = plainObject('options', options);
-    for (const key of Object.keys(o)) {
-      if (key !== 'seed' && key !== 'scale') {
-        throw new GateLabError(`options.${key} is not an option of drawParams (its options: seed, scale)`,
-          { argument: `options.${key}`, code: 'invalid-value' });
-      }
-    }
+    const o = optionsOf('options', options, 'cem.drawParams');
     const views = names.flatMap((name, i) => this.#drawNames.get(name)
       ?? fail(`names[${i}]`, `one of ${[...this.#drawNames.keys()].join(', ')}`, name, 'invalid-value'));
     const seed = seedOf('options.seed', o.seed);
