@@ -251,6 +251,8 @@ TEST(CemAttention, OptionNamesParseAsStatusesNamingTheOption) {
   const Status bad = parse_cem_diagonal("diag", d);
   EXPECT_EQ(bad.code, ErrorCode::invalid_value);
   EXPECT_EQ(bad.field, "diagonal");
+  // Kept as text: a refused name's message lists the accepted names (unknown_choice), which is
+  // what a reader needs from it.
   EXPECT_EQ(bad, "diagonal must be 'none', 'per_head' or 'shared' (got 'diag')");
   EXPECT_EQ(d, CemDiagonal::shared) << "a refused name leaves the value as it was";
   CemPrecond p = CemPrecond::none;
