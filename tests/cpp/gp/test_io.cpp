@@ -1,6 +1,7 @@
 // The float32 boundary (gp/io.hpp), what the bindings hand web/lib: each call gives the double
 // core's results rounded to float, samples lie sequence after sequence, a refused call names
-// the code and field it did in the bindings (web/lib's tests read them) and writes nothing, and a session stays usable, unchanged, after refusals.
+// the code and field it did in the bindings (web/lib's tests read them) and writes nothing,
+// and a session stays usable, unchanged, after refusals.
 #include <gtest/gtest.h>
 
 #include <cstdint>
