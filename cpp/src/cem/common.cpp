@@ -59,8 +59,8 @@ Status cem_check_call(int n, const void* in, const void* out) {
 
 Status cem_check_trajectory(int n, int d, int steps) {
   if (std::size_t(steps + 1) * std::size_t(n) * std::size_t(d) > cem_max_tensor_floats) {
-    return out_of_range("", "n·d·(steps + 1) must be at most " + std::to_string(cem_max_tensor_floats) +
-                                " (n = " + std::to_string(n) + ")");
+    return out_of_range("n", "n·d·(steps + 1) must be at most " + std::to_string(cem_max_tensor_floats) +
+                                 " (n = " + std::to_string(n) + ")");
   }
   return {};
 }

@@ -36,7 +36,7 @@ Status validate_curve(float lo, float hi, int n) {
 
 Status validate_activation_curve(int activation, float lo, float hi, int n) {
   if (activation < 0 || activation >= activation_count)
-    return invalid_value("", "unknown activation index " + std::to_string(activation));
+    return invalid_value("activation", "unknown activation index " + std::to_string(activation));
   return validate_curve(lo, hi, n);
 }
 

@@ -228,12 +228,12 @@ Status validate_user_points(const float* x, const float* y, int count, float fra
   if (Status e = fraction_error(fraction); !e.ok()) return e;
   for (int i = 0; i < 2 * count; ++i) {
     if (!(std::fabs(x[i]) <= max_user_coordinate)) {
-      return out_of_range("", "x[" + std::to_string(i) + "] must be finite with |x| <= 10000");
+      return out_of_range("points.x", "x[" + std::to_string(i) + "] must be finite with |x| <= 10000");
     }
   }
   for (int i = 0; i < count; ++i) {
     if (y[i] != -1.0f && y[i] != 0.0f && y[i] != 1.0f)
-      return invalid_value("", "y[" + std::to_string(i) + "] must be -1, 0 or 1");
+      return invalid_value("points.y", "y[" + std::to_string(i) + "] must be -1, 0 or 1");
   }
   return {};
 }

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "gatelab/base/rng.hpp"
+#include "support/status_checks.hpp"
 
 using gatelab::ErrorCode;
 using gatelab::Pcg32;
@@ -75,8 +76,8 @@ TEST(Seed, AJsNumberIsASeedWhenItIsAnIntegerFromZeroTo2To32Minus1) {
     const Status e = validate_seed(bad);
     EXPECT_EQ(e.code, ErrorCode::out_of_range) << bad;
     EXPECT_EQ(e.field, "seed");
-    EXPECT_EQ(e, "seed must be an integer from 0 to 4294967295");
+    EXPECT_ERROR(e, ErrorCode::out_of_range, "seed");
   }
   EXPECT_EQ(validate_seed(-3, "data_seed").field, "data_seed");
-  EXPECT_EQ(validate_seed(-3, "data_seed"), "data_seed must be an integer from 0 to 4294967295");
+  EXPECT_ERROR(validate_seed(-3, "data_seed"), ErrorCode::out_of_range, "data_seed");
 }

@@ -13,6 +13,7 @@
 #include "gatelab/cem/mlp.hpp"
 #include "gatelab/cem/probes.hpp"
 #include "support/cem_support.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -56,17 +57,17 @@ void expect_trajectory_is_forward_iterates(L& layer, const Config& config, int n
   const std::size_t nd = std::size_t(n) * d;
   const auto h = cemtest::randn<float>(nd, 21);
   std::vector<float> ys((steps + 1) * nd), out(nd);
-  ASSERT_EQ(layer.trajectory(h.data(), n, ys.data()), "");
+  ASSERT_OK(layer.trajectory(h.data(), n, ys.data()));
   EXPECT_EQ(std::memcmp(ys.data(), h.data(), sizeof(float) * nd), 0);
   for (int t = 1; t <= steps; ++t) {
     Config partial_config = config;
     partial_config.steps = t;
     L partial(partial_config);
     partial.params() = layer.params();
-    ASSERT_EQ(partial.forward(h.data(), n, out.data()), "");
+    ASSERT_OK(partial.forward(h.data(), n, out.data()));
     EXPECT_EQ(std::memcmp(ys.data() + t * nd, out.data(), sizeof(float) * nd), 0) << "step " << t;
   }
-  ASSERT_EQ(layer.forward(h.data(), n, out.data()), "");
+  ASSERT_OK(layer.forward(h.data(), n, out.data()));
   EXPECT_EQ(std::memcmp(ys.data() + steps * nd, out.data(), sizeof(float) * nd), 0);
 }
 
@@ -84,10 +85,10 @@ void expect_gradient_is_minus_plain_step(const L& layer, Config plain_config, in
   plain.params().precond = identity;
   const auto h = cemtest::randn<float>(std::size_t(n) * d, 4);
   std::vector<float> out(std::size_t(n) * d);
-  ASSERT_EQ(plain.forward(h.data(), n, out.data()), "");
+  ASSERT_OK(plain.forward(h.data(), n, out.data()));
   for (int i = 0; i < n; ++i) {
     std::vector<double> grad(d), step(d);
-    ASSERT_EQ(layer.energy_gradient(h.data(), n, i, h.data() + i * d, grad.data()), "");
+    ASSERT_OK(layer.energy_gradient(h.data(), n, i, h.data() + i * d, grad.data()));
     for (int c = 0; c < d; ++c) {
       step[c] = double(out[i * d + c]) - double(h[i * d + c]);
       grad[c] = -grad[c];
@@ -104,10 +105,10 @@ void expect_gradient_matches_energy(const L& layer, int n, double tol) {
   for (int i : {0, n / 2, n - 1}) {
     const auto y = cemtest::randn<double>(d, 30 + i, 0.8);
     std::vector<double> grad(d);
-    ASSERT_EQ(layer.energy_gradient(h.data(), n, i, y.data(), grad.data()), "");
+    ASSERT_OK(layer.energy_gradient(h.data(), n, i, y.data(), grad.data()));
     auto energy = [&](const std::vector<double>& at) {
       double e = 0;
-      EXPECT_EQ(layer.energy(h.data(), n, i, at.data(), &e), "");
+      EXPECT_OK(layer.energy(h.data(), n, i, at.data(), &e));
       return e;
     };
     EXPECT_LE(cemtest::rel_error(grad, cemtest::numeric_energy_gradient(y, energy, 1e-5), 1e-8), tol) << "token " << i;
@@ -119,9 +120,9 @@ void expect_spectrum_ascending_from_min_to_trace(const L& layer) {
   const int d = layer.config().d;
   std::vector<double> values(d), dense(std::size_t(d) * d);
   double lambda = 0;
-  ASSERT_EQ(layer.precond_spectrum(values.data()), "");
-  ASSERT_EQ(layer.precond_min_eigenvalue(&lambda), "");
-  ASSERT_EQ(layer.precond_dense(dense.data()), "");
+  ASSERT_OK(layer.precond_spectrum(values.data()));
+  ASSERT_OK(layer.precond_min_eigenvalue(&lambda));
+  ASSERT_OK(layer.precond_dense(dense.data()));
   EXPECT_TRUE(std::is_sorted(values.begin(), values.end()));
   EXPECT_NEAR(values[0], lambda, 1e-12);
   double trace = 0, sum = 0;
@@ -159,11 +160,11 @@ TEST(CemEnergyProbes, TrajectoryRefusesMoreThanTheTensorCap) {
   config.d = 1024;
   config.heads = 1;
   CemAttention layer(config);
-  ASSERT_EQ(layer.error(), "");
+  ASSERT_OK(layer.error());
   float h = 0, out = 0;  // never read: the cap is checked first
-  EXPECT_EQ(layer.trajectory(&h, 4096, &out), "n·d·(steps + 1) must be at most 33554432 (n = 4096)");
-  EXPECT_EQ(layer.trajectory(&h, 0, &out), "n must be in 1…4096 (n = 0)");
-  EXPECT_EQ(layer.trajectory(&h, 1, nullptr), "input and output pointers must not be null");
+  EXPECT_ERROR(layer.trajectory(&h, 4096, &out), ErrorCode::out_of_range, "n");
+  EXPECT_ERROR(layer.trajectory(&h, 0, &out), ErrorCode::out_of_range, "n");
+  EXPECT_ERROR(layer.trajectory(&h, 1, nullptr), ErrorCode::invalid_value, "");
 }
 
 TEST(CemEnergyProbes, AttentionEnergyGradientMatchesFiniteDifferences) {
@@ -206,10 +207,10 @@ TEST(CemEnergyProbes, EnergyGradientChecksItsArguments) {
   CemMlp mlp(mlp_config(1, Activation::relu, CemPrecond::none));
   const auto h = cemtest::randn<float>(6 * 3, 1);
   std::vector<double> out(6);
-  EXPECT_EQ(attention.energy_gradient(h.data(), 3, 3, h.data(), out.data()), "i must be in 0…n−1 (i = 3, n = 3)");
-  EXPECT_EQ(attention.energy_gradient(h.data(), 3, 0, nullptr, out.data()), "y must not be null");
-  EXPECT_EQ(mlp.energy_gradient(h.data(), 3, -1, h.data(), out.data()), "i must be in 0…n−1 (i = -1, n = 3)");
-  EXPECT_EQ(mlp.energy_gradient(h.data(), 3, 0, h.data(), nullptr), "input and output pointers must not be null");
+  EXPECT_ERROR(attention.energy_gradient(h.data(), 3, 3, h.data(), out.data()), ErrorCode::out_of_range, "i");
+  EXPECT_ERROR(attention.energy_gradient(h.data(), 3, 0, nullptr, out.data()), ErrorCode::invalid_value, "y");
+  EXPECT_ERROR(mlp.energy_gradient(h.data(), 3, -1, h.data(), out.data()), ErrorCode::out_of_range, "i");
+  EXPECT_ERROR(mlp.energy_gradient(h.data(), 3, 0, h.data(), nullptr), ErrorCode::invalid_value, "");
   CemMlpConfig bad = mlp_config(1, Activation::relu, CemPrecond::none);
   bad.hidden = 0;
   EXPECT_EQ(CemMlp(bad).energy_gradient(h.data(), 3, 0, h.data(), out.data()), validate(bad));
@@ -225,14 +226,14 @@ TEST(CemEnergyProbes, EnergyGridIsTheEnergyAtTheSlicesPoints) {
   const auto axes = cemtest::randn<float>(2 * d, 19);
   const CemSlice slice{origin.data(), axes.data(), -2.0f, 1.5f, g};
   std::vector<double> grid(g * g);
-  ASSERT_EQ(cem_energy_grid(layer, h.data(), n, 2, slice, grid.data()), "");
+  ASSERT_OK(cem_energy_grid(layer, h.data(), n, 2, slice, grid.data()));
   for (int r : {0, 2, g - 1}) {
     for (int c : {0, 3, g - 1}) {
       const double u = -2.0 + 3.5 * c / (g - 1), v = -2.0 + 3.5 * r / (g - 1);
       std::vector<float> y(d);
       for (int k = 0; k < d; ++k) y[k] = static_cast<float>(origin[k] + u * axes[k] + v * axes[d + k]);
       double e = 0;
-      ASSERT_EQ(layer.energy(h.data(), n, 2, y.data(), &e), "");
+      ASSERT_OK(layer.energy(h.data(), n, 2, y.data(), &e));
       EXPECT_EQ(grid[r * g + c], e) << "r = " << r << ", c = " << c;
     }
   }
@@ -240,7 +241,7 @@ TEST(CemEnergyProbes, EnergyGridIsTheEnergyAtTheSlicesPoints) {
   std::vector<float> corner(d);
   for (int k = 0; k < d; ++k) corner[k] = static_cast<float>(origin[k] + 1.5 * axes[k] + -2.0 * axes[d + k]);
   double e = 0;
-  ASSERT_EQ(layer.energy(h.data(), n, 2, corner.data(), &e), "");
+  ASSERT_OK(layer.energy(h.data(), n, 2, corner.data(), &e));
   EXPECT_EQ(grid[g - 1], e);
 }
 
@@ -251,16 +252,15 @@ TEST(CemEnergyProbes, EnergyGridChecksTheSliceAndPassesOnEnergyErrors) {
   const auto axes = cemtest::randn<float>(10, 2);
   std::vector<double> out(4);
   CemSlice s{h.data(), axes.data(), -1.0f, 1.0f, 2};
-  EXPECT_EQ(cem_energy_grid(mlp, h.data(), 2, 0, s, out.data()),
-            "energy needs an activation with a closed-form antiderivative; 'gelu_tanh' has none");
-  EXPECT_EQ(cem_energy_grid(relu, h.data(), 2, 2, s, out.data()), "i must be in 0…n−1 (i = 2, n = 2)");
-  EXPECT_EQ(cem_energy_grid(relu, h.data(), 2, 0, s, nullptr), "origin, axes and output must not be null");
+  EXPECT_ERROR(cem_energy_grid(mlp, h.data(), 2, 0, s, out.data()), ErrorCode::unsupported, "activation");
+  EXPECT_ERROR(cem_energy_grid(relu, h.data(), 2, 2, s, out.data()), ErrorCode::out_of_range, "i");
+  EXPECT_ERROR(cem_energy_grid(relu, h.data(), 2, 0, s, nullptr), ErrorCode::invalid_value, "");
   s.g = 513;
-  EXPECT_EQ(cem_energy_grid(relu, h.data(), 2, 0, s, out.data()), "G must be an integer from 2 to 512");
+  EXPECT_ERROR(cem_energy_grid(relu, h.data(), 2, 0, s, out.data()), ErrorCode::out_of_range, "G");
   s = {h.data(), axes.data(), 1.0f, 1.0f, 2};
-  EXPECT_EQ(cem_energy_grid(relu, h.data(), 2, 0, s, out.data()), "min and max must be finite with min < max");
+  EXPECT_ERROR(cem_energy_grid(relu, h.data(), 2, 0, s, out.data()), ErrorCode::not_finite, "");
   s = {h.data(), nullptr, -1.0f, 1.0f, 2};
-  EXPECT_EQ(cem_energy_grid(relu, h.data(), 2, 0, s, out.data()), "origin, axes and output must not be null");
+  EXPECT_ERROR(cem_energy_grid(relu, h.data(), 2, 0, s, out.data()), ErrorCode::invalid_value, "");
 }
 
 TEST(CemEnergyProbes, SpectrumIsAscendingFromTheSmallestEigenvalueToTheTrace) {
@@ -275,7 +275,7 @@ TEST(CemEnergyProbes, SpectrumIsAscendingFromTheSmallestEigenvalueToTheTrace) {
   }
   CemAttention identity(attention_config(1, CemDiagonal::none, CemPrecond::none));
   std::vector<double> values(6);
-  ASSERT_EQ(identity.precond_spectrum(values.data()), "");
+  ASSERT_OK(identity.precond_spectrum(values.data()));
   EXPECT_EQ(values, std::vector<double>(6, 1.0));
 }
 
@@ -284,9 +284,9 @@ TEST(CemEnergyProbes, SpectrumHasItsOwnCap) {
   config.d = 513;
   config.hidden = 1;
   CemMlp layer(config);
-  ASSERT_EQ(layer.error(), "");
+  ASSERT_OK(layer.error());
   std::vector<double> values(513);
-  EXPECT_EQ(layer.precond_spectrum(values.data()), "the spectrum needs d ≤ 512 (d = 513)");
-  EXPECT_EQ(CemMlp(mlp_config(1, Activation::relu, CemPrecond::psd)).precond_spectrum(nullptr),
-            "output pointer must not be null");
+  EXPECT_ERROR(layer.precond_spectrum(values.data()), ErrorCode::unsupported, "");
+  EXPECT_ERROR(CemMlp(mlp_config(1, Activation::relu, CemPrecond::psd)).precond_spectrum(nullptr),
+               ErrorCode::invalid_value, "");
 }

@@ -9,6 +9,7 @@
 #include "gatelab/cem/mlp.hpp"
 #include "support/cem_layer_checks.hpp"
 #include "support/cem_support.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -44,7 +45,7 @@ TEST(CemMlp, OutputIsPreconditionedStepsOnTheEnergy) {
       CemMlp64 layer(config);
       cemtest::randomize(layer.parameters(), 3 + a, 0.7);
       CemMlp single(config);
-      ASSERT_EQ(copy_parameters(single.parameters(), layer.parameters()), "");
+      ASSERT_OK(copy_parameters(single.parameters(), layer.parameters()));
       const auto h = cemtest::randn<double>(n * d, 5);
       // The double layer evaluates φ in float (activations.hpp is float-only): ~1e-7.
       ASSERT_NO_FATAL_FAILURE(cemtest::expect_forward_is_preconditioned_descent(layer, single, h, n, 1e-5));
@@ -61,13 +62,13 @@ TEST(CemMlp, EnergyNeedsAnAntiderivative) {
     std::vector<float> out(8);
     std::vector<double> trace(4);
     double e = 0;
-    EXPECT_EQ(layer.forward(h.data(), 2, out.data()), "");
+    EXPECT_OK(layer.forward(h.data(), 2, out.data()));
     if (has_antiderivative(act)) {
-      EXPECT_EQ(layer.energy(h.data(), 2, 0, h.data(), &e), "") << activation_name(act);
-      EXPECT_EQ(layer.energy_trace(h.data(), 2, trace.data()), "");
+      EXPECT_OK(layer.energy(h.data(), 2, 0, h.data(), &e)) << activation_name(act);
+      EXPECT_OK(layer.energy_trace(h.data(), 2, trace.data()));
     } else {
-      EXPECT_NE(layer.energy(h.data(), 2, 0, h.data(), &e).message.find("antiderivative"), std::string::npos);
-      EXPECT_NE(layer.energy_trace(h.data(), 2, trace.data()), "");
+      EXPECT_ERROR(layer.energy(h.data(), 2, 0, h.data(), &e), ErrorCode::unsupported, "activation");
+      EXPECT_ERROR(layer.energy_trace(h.data(), 2, trace.data()), ErrorCode::unsupported, "activation");
     }
   }
 }
@@ -80,7 +81,7 @@ TEST(CemMlp, OneTiedStepIsTheGatedMlpWithDownProjectionEtaWTransposed) {
     CemMlp layer(make_config(d, m, spec.kind, 1, CemPrecond::none, 0, eta));
     const auto h = cemtest::randn<float>(n * d, 8);
     std::vector<float> out(n * d);
-    ASSERT_EQ(layer.forward(h.data(), n, out.data()), "");
+    ASSERT_OK(layer.forward(h.data(), n, out.data()));
     const auto& W = layer.params().w;
     const auto& U = layer.params().u;
     std::vector<double> update(n * d), gated(n * d, 0.0);
@@ -119,9 +120,9 @@ TEST(CemMlp, TokensAreIndependent) {
   cemtest::randomize(layer.parameters(), 6, 0.5);
   auto h = cemtest::randn<float>(n * d, 3);
   std::vector<float> a(n * d), b(n * d);
-  ASSERT_EQ(layer.forward(h.data(), n, a.data()), "");
+  ASSERT_OK(layer.forward(h.data(), n, a.data()));
   for (int c = 0; c < d; ++c) h[3 * d + c] -= 1.0f;
-  ASSERT_EQ(layer.forward(h.data(), n, b.data()), "");
+  ASSERT_OK(layer.forward(h.data(), n, b.data()));
   EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(float) * 3 * d), 0);
   EXPECT_EQ(std::memcmp(a.data() + 4 * d, b.data() + 4 * d, sizeof(float) * d), 0);
 }
@@ -157,11 +158,11 @@ TEST(CemMlp, CountsParametersAndRejectsBadConfigs) {
   EXPECT_EQ(layer.parameter_count(), 2u * 8 * 32 + 8 + 2 * 8 * 2);
   CemMlpConfig c = make_config(8, 32, Activation::swish, 1, CemPrecond::none, 0);
   c.activation.beta = 0.0f;
-  EXPECT_NE(validate(c).message.find("activation.beta"), std::string::npos);
+  EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "activation.beta");
   c = make_config(8, 0, Activation::relu, 1, CemPrecond::none, 0);
-  EXPECT_EQ(validate(c), "hidden must be in 1…" + std::to_string(cem_max_hidden) + " (hidden = 0)");
+  EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "hidden");
   c = make_config(8, 4, Activation::relu, 1, CemPrecond::psd, 9);
-  EXPECT_NE(validate(c).message.find("precond_rank"), std::string::npos);
+  EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "precond_rank");
   CemMlp broken(c);
   std::vector<float> h(16), out(16);
   EXPECT_EQ(broken.forward(h.data(), 2, out.data()), broken.error());
@@ -170,12 +171,12 @@ TEST(CemMlp, CountsParametersAndRejectsBadConfigs) {
 
 TEST(CemMlp, ActivationByNameKeepsBetaForSwishOnly) {
   ActivationSpec spec;
-  ASSERT_EQ(parse_cem_activation("swish", 2.5f, spec), "");
+  ASSERT_OK(parse_cem_activation("swish", 2.5f, spec));
   EXPECT_EQ(spec.kind, Activation::swish);
   EXPECT_EQ(spec.beta, 2.5f);
-  ASSERT_EQ(parse_cem_activation("silu", 2.5f, spec), "");
+  ASSERT_OK(parse_cem_activation("silu", 2.5f, spec));
   EXPECT_EQ(spec.kind, Activation::silu);
   EXPECT_EQ(spec.beta, 1.0f);
-  EXPECT_EQ(parse_cem_activation("swiglu", 1.0f, spec), "activation must be one of the catalogue names (got 'swiglu')");
+  EXPECT_ERROR(parse_cem_activation("swiglu", 1.0f, spec), ErrorCode::invalid_value, "activation");
   EXPECT_EQ(spec.kind, Activation::silu);  // unchanged on error
 }

@@ -10,6 +10,7 @@
 #include "gatelab/cem/probes.hpp"
 #include "support/cem_support.hpp"
 #include "support/rounded.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 using gatelab::testing_support::rounded;
@@ -27,20 +28,20 @@ void expect_f32_probes_round_the_double_ones(L& layer) {
 
   std::vector<double> grad(d), trace(n * (steps + 1)), grid(g * g), dense(d * d), spectrum(d);
   std::vector<float> grad32(d), trace32(trace.size()), grid32(grid.size()), dense32(d * d), spectrum32(d);
-  ASSERT_EQ(layer.energy_gradient(h.data(), n, 1, y.data(), grad.data()), "");
-  ASSERT_EQ(energy_gradient_f32(layer, h.data(), n, 1, y.data(), grad32.data()), "");
+  ASSERT_OK(layer.energy_gradient(h.data(), n, 1, y.data(), grad.data()));
+  ASSERT_OK(energy_gradient_f32(layer, h.data(), n, 1, y.data(), grad32.data()));
   EXPECT_EQ(grad32, rounded(grad));
-  ASSERT_EQ(layer.energy_trace(h.data(), n, trace.data()), "");
-  ASSERT_EQ(energy_trace_f32(layer, h.data(), n, trace32.data()), "");
+  ASSERT_OK(layer.energy_trace(h.data(), n, trace.data()));
+  ASSERT_OK(energy_trace_f32(layer, h.data(), n, trace32.data()));
   EXPECT_EQ(trace32, rounded(trace));
-  ASSERT_EQ(cem_energy_grid(layer, h.data(), n, 2, slice, grid.data()), "");
-  ASSERT_EQ(energy_grid_f32(layer, h.data(), n, 2, slice, grid32.data()), "");
+  ASSERT_OK(cem_energy_grid(layer, h.data(), n, 2, slice, grid.data()));
+  ASSERT_OK(energy_grid_f32(layer, h.data(), n, 2, slice, grid32.data()));
   EXPECT_EQ(grid32, rounded(grid));
-  ASSERT_EQ(layer.precond_dense(dense.data()), "");
-  ASSERT_EQ(precond_dense_f32(layer, dense32.data()), "");
+  ASSERT_OK(layer.precond_dense(dense.data()));
+  ASSERT_OK(precond_dense_f32(layer, dense32.data()));
   EXPECT_EQ(dense32, rounded(dense));
-  ASSERT_EQ(layer.precond_spectrum(spectrum.data()), "");
-  ASSERT_EQ(precond_spectrum_f32(layer, spectrum32.data()), "");
+  ASSERT_OK(layer.precond_spectrum(spectrum.data()));
+  ASSERT_OK(precond_spectrum_f32(layer, spectrum32.data()));
   EXPECT_EQ(spectrum32, rounded(spectrum));
 
   // Refusals are the probes' own, and leave the output untouched.
@@ -72,7 +73,7 @@ TEST(CemProbesF32, AttentionProbesAreTheDoubleOnesRounded) {
   c.precond_rank = 2;
   c.seed = 3;
   CemAttention layer(c);
-  ASSERT_EQ(layer.error(), "");
+  ASSERT_OK(layer.error());
   expect_f32_probes_round_the_double_ones(layer);
 }
 
@@ -86,6 +87,6 @@ TEST(CemProbesF32, MlpProbesAreTheDoubleOnesRounded) {
   c.precond_rank = 2;
   c.seed = 4;
   CemMlp layer(c);
-  ASSERT_EQ(layer.error(), "");
+  ASSERT_OK(layer.error());
   expect_f32_probes_round_the_double_ones(layer);
 }

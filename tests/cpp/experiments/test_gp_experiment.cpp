@@ -9,6 +9,7 @@
 
 #include "experiment_gp.hpp"
 #include "gatelab/gp/session.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -46,17 +47,17 @@ TEST(GpSession, PredictionAtTIgnoresYtAndLaterPairs) {
     GpModelSpec spec = cem_spec(2);
     spec.family = family;
     GpSession session(small_train(), spec);
-    ASSERT_EQ(session.error(), "");
-    ASSERT_EQ(session.train(3), "");
+    ASSERT_OK(session.error());
+    ASSERT_OK(session.train(3));
     const auto seqs = gp_sample_set(session.config().data, 1, 8);
     const int n = session.config().data.length;
     std::vector<double> a(n), b(n);
-    ASSERT_EQ(session.predict(seqs[0], a.data()), "");
+    ASSERT_OK(session.predict(seqs[0], a.data()));
     for (int t = 0; t < n; ++t) {
       GpSequence changed = seqs[0];
       for (int j = t; j < n; ++j) changed.y[j] += 5.0;
       for (int j = t + 1; j < n; ++j) changed.x[j] = -changed.x[j];
-      ASSERT_EQ(session.predict(changed, b.data()), "");
+      ASSERT_OK(session.predict(changed, b.data()));
       EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(double) * (t + 1)), 0)
           << cem_family_name(family) << " t = " << t;
     }
@@ -68,7 +69,7 @@ TEST(GpSession, LearnsInContextAndNeverBeatsThePosteriorByMoreThanNoise) {
   t.decay_steps = 250;
   for (GpModelSpec spec : {cem_spec(1), GpModelSpec{"standard", CemFamily::standard, 1, CemDiagonal::none}}) {
     GpSession session(t, spec);
-    ASSERT_EQ(session.train(250), "");
+    ASSERT_OK(session.train(250));
     EXPECT_FALSE(session.diverged());
     const auto eval = gp_sample_set(t.data, 200, 99);
     const GpBaselines base = gp_baselines(t.data, eval);
@@ -76,7 +77,7 @@ TEST(GpSession, LearnsInContextAndNeverBeatsThePosteriorByMoreThanNoise) {
     GpErrors errors;
     for (const auto& s : eval) {
       std::vector<double> p(t.data.length);
-      ASSERT_EQ(session.predict(s, p.data()), "");
+      ASSERT_OK(session.predict(s, p.data()));
       errors.add(p.data(), s.y);
       pred.push_back(p);
     }
@@ -89,14 +90,14 @@ TEST(GpSession, LearnsInContextAndNeverBeatsThePosteriorByMoreThanNoise) {
 
 TEST(GpSession, PredictAtTheObservedInputEqualsPredict) {
   GpSession session(small_train(), cem_spec(2));
-  ASSERT_EQ(session.train(2), "");
+  ASSERT_OK(session.train(2));
   const auto seqs = gp_sample_set(session.config().data, 1, 4);
   std::vector<double> all(session.config().data.length), one(2);
-  ASSERT_EQ(session.predict(seqs[0], all.data()), "");
+  ASSERT_OK(session.predict(seqs[0], all.data()));
   const double xq[2] = {seqs[0].x[5], 0.25};
-  ASSERT_EQ(session.predict_at(seqs[0], 5, xq, 2, one.data()), "");
+  ASSERT_OK(session.predict_at(seqs[0], 5, xq, 2, one.data()));
   EXPECT_NEAR(one[0], all[5], 1e-6);
-  EXPECT_NE(session.predict_at(seqs[0], 12, xq, 1, one.data()), "");
+  EXPECT_ERROR(session.predict_at(seqs[0], 12, xq, 1, one.data()), ErrorCode::out_of_range, "context");
 }
 
 TEST(GpSession, ScheduleWarmsUpThenDecays) {
@@ -114,11 +115,11 @@ TEST(GpSession, ScheduleWarmsUpThenDecays) {
 TEST(GpSession, ValidatesAndReportsErrors) {
   GpTrainConfig t = small_train();
   t.batch = 0;
-  EXPECT_NE(GpSession(t, cem_spec(1)).error().message.find("batch"), std::string::npos);
+  EXPECT_ERROR(GpSession(t, cem_spec(1)).error(), ErrorCode::out_of_range, "batch");
   t = small_train();
   t.heads = 3;
-  EXPECT_NE(GpSession(t, cem_spec(1)).error().message.find("heads"), std::string::npos);
-  EXPECT_NE(GpSession(small_train(), cem_spec(99)).error().message.find("steps"), std::string::npos);
+  EXPECT_ERROR(GpSession(t, cem_spec(1)).error(), ErrorCode::invalid_value, "attention.heads");
+  EXPECT_ERROR(GpSession(small_train(), cem_spec(99)).error(), ErrorCode::out_of_range, "steps");
   t = small_train();
   t.data.noise_std = -1;
   GpSession bad(t, cem_spec(1));

@@ -9,6 +9,7 @@
 
 #include "experiment_lm.hpp"
 #include "gatelab/train/char_corpus.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -72,17 +73,17 @@ TEST(LmExperimentData, VocabularyAndSplit) {
   EXPECT_EQ(v.index['a'], 1);
   EXPECT_EQ(v.index['z'], -1);
   CharCorpus corpus;
-  ASSERT_EQ(make_char_corpus(patterned_text(5000), 0.0, 0.1, corpus), "");
+  ASSERT_OK(make_char_corpus(patterned_text(5000), 0.0, 0.1, corpus));
   EXPECT_EQ(corpus.train.size(), 4500u);
   EXPECT_EQ(corpus.validation.size(), 500u);
   EXPECT_NE(make_char_corpus("too short", 0.0, 0.1, corpus), "");
-  ASSERT_EQ(make_char_corpus(patterned_text(2000), 0.0, 0.1, corpus), "");
+  ASSERT_OK(make_char_corpus(patterned_text(2000), 0.0, 0.1, corpus));
   EXPECT_EQ(corpus.train.size() + corpus.validation.size(), 2000u);
 }
 
 TEST(LmExperimentData, Baselines) {
   CharCorpus corpus;
-  ASSERT_EQ(make_char_corpus(patterned_text(4000), 0.0, 0.1, corpus), "");
+  ASSERT_OK(make_char_corpus(patterned_text(4000), 0.0, 0.1, corpus));
   const CorpusBaselines b = corpus_baselines(corpus);
   EXPECT_NEAR(b.uniform, std::log(double(corpus.vocab.size())), 1e-12);
   EXPECT_LT(b.unigram, b.uniform);
@@ -94,7 +95,7 @@ TEST(LmExperiment, BothFamiliesLearnFarBelowTheUnigramLossAndRepeatExactly) {
   const auto variants = two_families();
   const std::string text = patterned_text(6000);
   CharCorpus corpus;
-  ASSERT_EQ(make_char_corpus(text, s.dev_fraction, s.validation_fraction, corpus), "");
+  ASSERT_OK(make_char_corpus(text, s.dev_fraction, s.validation_fraction, corpus));
   const double unigram = corpus_baselines(corpus).unigram;
   std::string json[2];
   for (int m = 0; m < 2; ++m) {

@@ -12,6 +12,7 @@
 #include "experiment_lm.hpp"
 #include "gatelab/train/char_corpus.hpp"
 #include "gatelab/train/lm.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -103,15 +104,15 @@ TEST(LmFigure, AJobWritesItsValidationCurveWithEveryDigit) {
 
   // The same session by hand: the reference's initial RMS, then train and evaluate at 20 and 40.
   auto corpus = std::make_shared<CharCorpus>();
-  ASSERT_EQ(make_char_corpus(text, s.dev_fraction, s.validation_fraction, *corpus), "");
+  ASSERT_OK(make_char_corpus(text, s.dev_fraction, s.validation_fraction, *corpus));
   LmSession probe(lm_job_config(s, v[0], 3, 4e-3f, s.steps), corpus);
   LmConfig config = lm_job_config(s, v[1], 3, 4e-3f, s.steps);
   config.mlp_init_rms = static_cast<float>(probe.mlp_output_rms(0));
   LmSession session(config, corpus);
   for (int k = 0; k < 2; ++k) {
-    ASSERT_EQ(session.train(20), "");
+    ASSERT_OK(session.train(20));
     double loss = 0;
-    ASSERT_EQ(session.evaluate(CorpusSplit::validation, s.eval_windows, &loss), "");
+    ASSERT_OK(session.evaluate(CorpusSplit::validation, s.eval_windows, &loss));
     EXPECT_EQ(curve[k], loss) << "point " << k << ": the JSON reads back bit for bit";
   }
 }

@@ -8,6 +8,7 @@
 
 #include "gatelab/model/tie.hpp"
 #include "support/cem_support.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -52,16 +53,16 @@ double update_error(const std::vector<float>& a, const std::vector<float>& h, co
 TEST(Tie, OneStepAttentionIsTheResidualPlusTheTiedStandardAttention) {
   CemAttention cem(attention_config());
   cemtest::randomize(cem.parameters(), 4, 0.5);
-  ASSERT_EQ(attention_tie_problem(cem), "");
+  ASSERT_OK(attention_tie_problem(cem));
   const CemStdAttention standard = standard_from_tied(cem);
-  ASSERT_EQ(standard.error(), "");
+  ASSERT_OK(standard.error());
   EXPECT_EQ(standard.beta(), cem.beta());
   EXPECT_EQ(attention_tie_gap(cem, standard), 0.0);
   const int n = 5, d = 6;
   const auto h = cemtest::randn<float>(n * d, 3);
   std::vector<float> a(n * d), b(n * d);
-  ASSERT_EQ(cem.forward(h.data(), n, a.data()), "");
-  ASSERT_EQ(standard.forward(h.data(), n, b.data()), "");
+  ASSERT_OK(cem.forward(h.data(), n, a.data()));
+  ASSERT_OK(standard.forward(h.data(), n, b.data()));
   EXPECT_LE(update_error(a, h, b), 1e-5);
   CemStdAttention loosened = standard;
   loosened.params().wo(1, 2) += 0.25f;
@@ -72,7 +73,7 @@ TEST(Tie, OneStepMlpIsTheResidualPlusTheTiedGatedMlp) {
   for (Activation act : {Activation::silu, Activation::relu, Activation::gelu_tanh}) {
     SCOPED_TRACE(activation_name(act));
     CemMlp cem(mlp_config(act));
-    ASSERT_EQ(mlp_tie_problem(cem), "");
+    ASSERT_OK(mlp_tie_problem(cem));
     const Layer gated = gated_from_tied(cem);
     EXPECT_EQ(gated.config().kind, LayerKind::gated);
     EXPECT_EQ(gated.config().rank, 1);
@@ -80,7 +81,7 @@ TEST(Tie, OneStepMlpIsTheResidualPlusTheTiedGatedMlp) {
     const int n = 4, d = 5;
     const auto h = cemtest::randn<float>(n * d, 5);
     std::vector<float> a(n * d), b(n * d);
-    ASSERT_EQ(cem.forward(h.data(), n, a.data()), "");
+    ASSERT_OK(cem.forward(h.data(), n, a.data()));
     gated.forward(h.data(), n, b.data());
     EXPECT_LE(update_error(a, h, b), 2e-5);
     Layer loosened = gated;
@@ -90,30 +91,27 @@ TEST(Tie, OneStepMlpIsTheResidualPlusTheTiedGatedMlp) {
 }
 
 TEST(Tie, ProblemsNameWhatHasNoStandardCounterpart) {
-  EXPECT_EQ(attention_tie_problem(CemAttention(attention_config(2))),
-            "only one step (steps = 1) is one standard attention layer (steps = 2)");
-  EXPECT_EQ(attention_tie_problem(CemAttention(attention_config(1, CemDiagonal::shared))),
-            "a diagonal term has no standard-attention counterpart (diagonal must be 'none')");
-  EXPECT_EQ(attention_tie_problem(CemAttention(attention_config(1, CemDiagonal::none, CemPrecond::psd))),
-            "a preconditioner has no standard-attention counterpart (precond must be 'none')");
+  EXPECT_ERROR(attention_tie_problem(CemAttention(attention_config(2))), ErrorCode::unsupported, "");
+  EXPECT_ERROR(attention_tie_problem(CemAttention(attention_config(1, CemDiagonal::shared))), ErrorCode::unsupported,
+               "");
+  EXPECT_ERROR(attention_tie_problem(CemAttention(attention_config(1, CemDiagonal::none, CemPrecond::psd))),
+               ErrorCode::unsupported, "");
   CemAttentionConfig bad = attention_config();
   bad.heads = 4;
   EXPECT_EQ(attention_tie_problem(CemAttention(bad)), validate(bad));
-  EXPECT_EQ(mlp_tie_problem(CemMlp(mlp_config(Activation::relu, 3))),
-            "only one step (steps = 1) is one gated MLP (steps = 3)");
-  EXPECT_EQ(mlp_tie_problem(CemMlp(mlp_config(Activation::relu, 1, CemPrecond::paper))),
-            "a preconditioner has no gated-MLP counterpart (precond must be 'none')");
+  EXPECT_ERROR(mlp_tie_problem(CemMlp(mlp_config(Activation::relu, 3))), ErrorCode::unsupported, "");
+  EXPECT_ERROR(mlp_tie_problem(CemMlp(mlp_config(Activation::relu, 1, CemPrecond::paper))), ErrorCode::unsupported, "");
 }
 
 TEST(Tie, StandardMlpOptionsAreCheckedAsACemMlpsThenAsALayers) {
-  EXPECT_EQ(validate_standard_mlp(8, 16, {Activation::silu, 1.0f}), "");
+  EXPECT_OK(validate_standard_mlp(8, 16, {Activation::silu, 1.0f}));
   EXPECT_EQ(validate_standard_mlp(8, 0, {Activation::silu, 1.0f}),
             cem_validate_gated_mlp(8, 0, {Activation::silu, 1.0f}));
   EXPECT_EQ(validate_standard_mlp(8, 16, {Activation::swish, 0.0f}),
             cem_validate_gated_mlp(8, 16, {Activation::swish, 0.0f}));
   // Within the CEM caps (d ≤ 1024, hidden ≤ 8192) but beyond a layer's (≤ 4096).
   const Status layer_error = validate(standard_mlp_config(8, 5000, {Activation::silu, 1.0f}, 0));
-  ASSERT_NE(layer_error, "");
+  ASSERT_ERROR(layer_error, ErrorCode::out_of_range, "hidden");
   EXPECT_EQ(validate_standard_mlp(8, 5000, {Activation::silu, 1.0f}), layer_error);
   const Layer mlp = standard_mlp(8, 16, {Activation::silu, 1.0f}, 3);
   EXPECT_EQ(mlp.config().d_in, 8);

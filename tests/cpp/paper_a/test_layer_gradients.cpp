@@ -12,6 +12,7 @@
 #include "gatelab/base/rng.hpp"
 #include "support/layer_cases.hpp"
 #include "support/reference_layer.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -71,7 +72,7 @@ void expect_close(double analytic, double numeric, const std::string& what) {
 
 TEST_P(LayerGradients, ForwardMatchesDoubleReference) {
   const LayerConfig c = config();
-  ASSERT_EQ(validate(c), "");
+  ASSERT_OK(validate(c));
   Layer layer(c);
   Pcg32 rng(3);
   const int rows = 7;
@@ -190,24 +191,24 @@ INSTANTIATE_TEST_SUITE_P(AllKinds, LayerGradients,
 TEST(LayerConfigValidation, RejectsBadSizesWithNamedField) {
   LayerConfig c;
   c.d_in = 0;
-  EXPECT_NE(validate(c).message.find("d_in"), std::string::npos);
+  EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "d_in");
   c = LayerConfig{};
   c.hidden = max_layer_dim + 1;
-  EXPECT_NE(validate(c).message.find("hidden"), std::string::npos);
+  EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "hidden");
   c = LayerConfig{};
   c.rank = c.d_in + 1;
-  EXPECT_NE(validate(c).message.find("rank"), std::string::npos);
+  EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "rank");
   c = LayerConfig{};
   c.kind = LayerKind::mlp;
   c.rank = 99;  // ignored by mlp
-  EXPECT_EQ(validate(c), "");
+  EXPECT_OK(validate(c));
   c = LayerConfig{};
   c.d_in = c.hidden = 4096;
   c.rank = 4;
-  EXPECT_NE(validate(c).message.find("parameters"), std::string::npos);
+  EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "");
   c = LayerConfig{};
   c.activation.beta = NAN;
-  EXPECT_NE(validate(c).message.find("beta"), std::string::npos);
+  EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "beta");
 }
 
 TEST(LayerLifetime, LiveCountTracksConstructionAndCopies) {

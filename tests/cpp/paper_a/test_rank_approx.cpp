@@ -12,6 +12,7 @@
 #include "gatelab/base/rng.hpp"
 #include "gatelab/paper_a/rank_approx.hpp"
 #include "gatelab/paper_a/symmetry.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -75,7 +76,7 @@ TEST(RankApprox, ErrorFallsWithRankAndVanishesAtTheExactRank) {
     o.activation = {a, 1.0f};
     o.d_in = 6;
     o.hidden = 5;
-    ASSERT_EQ(validate(o), "");
+    ASSERT_OK(validate(o));
     const std::vector<RankApproxRow> rows = rank_approximation(o);
     const Layer full = random_full_layer(a, o.d_in, o.hidden, o.seed);
     const int r_star = exact_rank(full);
@@ -281,16 +282,16 @@ TEST(RankApprox, NeverWorseThanOnePerPairAndMonotoneInRank) {
 TEST(RankApprox, RefusalsNameTheField) {
   RankApproxOptions o;
   o.d_in = 0;
-  EXPECT_NE(validate(o).message.find("d_in"), std::string::npos);
+  EXPECT_ERROR(validate(o), ErrorCode::out_of_range, "d_in");
   o = {};
   o.d_in = 65;
-  EXPECT_NE(validate(o).message.find("d_in"), std::string::npos);
+  EXPECT_ERROR(validate(o), ErrorCode::out_of_range, "d_in");
   o = {};
   o.inputs = 0;
-  EXPECT_NE(validate(o).message.find("inputs"), std::string::npos);
+  EXPECT_ERROR(validate(o), ErrorCode::out_of_range, "inputs");
   o = {};
   o.hidden = 0;
-  EXPECT_NE(validate(o).message.find("hidden"), std::string::npos);
+  EXPECT_ERROR(validate(o), ErrorCode::out_of_range, "hidden");
 }
 
 TEST(RankApprox, TableHoldsTheRowsInOrderThenZeros) {
@@ -299,7 +300,7 @@ TEST(RankApprox, TableHoldsTheRowsInOrderThenZeros) {
   o.hidden = 3;
   o.d_out = 2;
   o.seed = 7;
-  ASSERT_EQ(validate(o), "");
+  ASSERT_OK(validate(o));
   const std::vector<RankApproxRow> rows = rank_approximation(o);
   const std::vector<double> table = rank_approx_table(rows, o.d_in);
   ASSERT_EQ(table.size(), std::size_t(rank_approx_fields) * o.d_in);

@@ -13,6 +13,7 @@
 #include "gatelab/cem/common.hpp"
 #include "gatelab/paper_a/layer.hpp"
 #include "support/cem_support.hpp"
+#include "support/status_checks.hpp"
 
 namespace cemtest {
 
@@ -43,13 +44,13 @@ void expect_forward_is_preconditioned_descent(Layer64& layer, Layer32& single, c
   const std::vector<float> hf(h.begin(), h.end());
   std::vector<double> out(n * d), P(d * d);
   std::vector<float> outf(n * d);
-  ASSERT_EQ(layer.forward(h.data(), n, out.data()), "");
-  ASSERT_EQ(single.forward(hf.data(), n, outf.data()), "");
-  ASSERT_EQ(layer.precond_dense(P.data()), "");
+  ASSERT_OK(layer.forward(h.data(), n, out.data()));
+  ASSERT_OK(single.forward(hf.data(), n, outf.data()));
+  ASSERT_OK(layer.precond_dense(P.data()));
   for (int i = 0; i < n; ++i) {
     auto energy = [&](const std::vector<double>& y) {
       double e = 0;
-      EXPECT_EQ(layer.energy(h.data(), n, i, y.data(), &e), "");
+      EXPECT_OK(layer.energy(h.data(), n, i, y.data(), &e));
       return e;
     };
     const std::vector<double> start(h.begin() + i * d, h.begin() + (i + 1) * d);
@@ -71,7 +72,7 @@ template <class Layer>
 void expect_energy_falls_at_every_step(const Layer& layer, const std::vector<float>& h, int n, bool strictly) {
   const int steps = layer.config().steps;
   std::vector<double> trace(n * (steps + 1));
-  ASSERT_EQ(layer.energy_trace(h.data(), n, trace.data()), "");
+  ASSERT_OK(layer.energy_trace(h.data(), n, trace.data()));
   for (int i = 0; i < n; ++i) {
     for (int t = 0; t < steps; ++t) {
       const double before = trace[i * (steps + 1) + t], after = trace[i * (steps + 1) + t + 1];
@@ -108,10 +109,10 @@ void expect_backward_matches_finite_differences(Layer64& layer, std::vector<doub
 template <class Layer32, class Layer64>
 void expect_float_backward_agrees(Layer32& single, Layer64& layer, const std::vector<double>& h, int n,
                                   const std::vector<double>& weights, const std::vector<double>& grad_h) {
-  ASSERT_EQ(gatelab::copy_parameters(single.parameters(), layer.parameters()), "");
+  ASSERT_OK(gatelab::copy_parameters(single.parameters(), layer.parameters()));
   const std::vector<float> hf(h.begin(), h.end()), wf(weights.begin(), weights.end());
   std::vector<float> grad_hf(h.size());
-  ASSERT_EQ(single.backward(hf.data(), n, wf.data(), grad_hf.data()), "");
+  ASSERT_OK(single.backward(hf.data(), n, wf.data(), grad_hf.data()));
   EXPECT_LE(rel_error(grad_hf, grad_h), 1e-4);
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gatelab/train/dataset.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -36,7 +37,7 @@ TEST(Dataset, EveryBuiltinTaskHasTheRequestedSplitAndBalancedPlusMinusOneLabels)
     const Task task = task_by_index(t);
     DatasetOptions o = options(task, 301, 0.1f);
     o.train_fraction = 0.7f;
-    ASSERT_EQ(validate(o), "") << task_name(task);
+    ASSERT_OK(validate(o)) << task_name(task);
     const Dataset d = make_dataset(o);
     EXPECT_EQ(d.y_train.size(), 211u) << task_name(task);
     EXPECT_EQ(d.y_test.size(), 90u);
@@ -95,7 +96,7 @@ TEST(Dataset, TeacherLabelsAreBalancedForEveryKind) {
     DatasetOptions o = options(Task::teacher, 400);
     o.teacher_kind = kind;
     o.teacher_activation = {Activation::silu, 1.0f};
-    ASSERT_EQ(validate(o), "");
+    ASSERT_OK(validate(o));
     int positive = 0;
     each_point(make_dataset(o), [&](float, float, float label) { positive += label > 0; });
     EXPECT_EQ(positive, 200) << layer_kind_name(kind);
@@ -114,7 +115,7 @@ TEST(Dataset, TheSameSeedGivesTheSameBitsAndAnotherSeedOtherPoints) {
 TEST(Dataset, UserPointsAreSplitAndZeroMeansMinusOne) {
   const float x[] = {0, 0, 1, 1, -1, 2, 3, -3, 0.5f, 0.5f};
   const float y[] = {1, 0, -1, 1, 0};
-  ASSERT_EQ(validate_user_points(x, y, 5, 0.6f), "");
+  ASSERT_OK(validate_user_points(x, y, 5, 0.6f));
   const Dataset d = user_dataset(x, y, 5, 0.6f, 1);
   EXPECT_EQ(d.y_train.size(), 3u);
   EXPECT_EQ(d.y_test.size(), 2u);
@@ -130,30 +131,30 @@ TEST(Dataset, RefusalsNameTheField) {
   auto message = [](DatasetOptions o) { return validate(o); };
   DatasetOptions o = options(Task::circle);
   o.count = 3;
-  EXPECT_NE(message(o).message.find("count"), std::string::npos);
+  EXPECT_ERROR(message(o), ErrorCode::out_of_range, "count");
   o.count = max_dataset_points + 1;
-  EXPECT_NE(message(o).message.find("count"), std::string::npos);
+  EXPECT_ERROR(message(o), ErrorCode::out_of_range, "count");
   o = options(Task::circle);
   o.noise = -0.1f;
-  EXPECT_NE(message(o).message.find("noise"), std::string::npos);
+  EXPECT_ERROR(message(o), ErrorCode::out_of_range, "noise");
   o.noise = NAN;
-  EXPECT_NE(message(o).message.find("noise"), std::string::npos);
+  EXPECT_ERROR(message(o), ErrorCode::out_of_range, "noise");
   o = options(Task::circle);
   o.train_fraction = 0.0f;
-  EXPECT_NE(message(o).message.find("train_fraction"), std::string::npos);
+  EXPECT_ERROR(message(o), ErrorCode::out_of_range, "train_fraction");
   o = options(Task::teacher);
   o.teacher_hidden = 0;
-  EXPECT_NE(message(o).message.find("teacher"), std::string::npos);
+  EXPECT_ERROR(message(o), ErrorCode::out_of_range, "teacher.hidden");
   o = options(Task::teacher);
   o.teacher_rank = 4;
-  EXPECT_NE(message(o).message.find("rank"), std::string::npos);
+  EXPECT_ERROR(message(o), ErrorCode::out_of_range, "teacher.rank");
   const float bad_x[] = {0, NAN, 1, 1};
   const float y[] = {1, -1};
-  EXPECT_NE(validate_user_points(bad_x, y, 2, 0.5f).message.find("x[1]"), std::string::npos);
+  EXPECT_ERROR(validate_user_points(bad_x, y, 2, 0.5f), ErrorCode::out_of_range, "points.x");
   const float x[] = {0, 0, 1, 1};
   const float bad_y[] = {1, 2};
-  EXPECT_NE(validate_user_points(x, bad_y, 2, 0.5f).message.find("y[1]"), std::string::npos);
-  EXPECT_NE(validate_user_points(x, y, 1, 0.5f).message.find("points"), std::string::npos);
+  EXPECT_ERROR(validate_user_points(x, bad_y, 2, 0.5f), ErrorCode::invalid_value, "points.y");
+  EXPECT_ERROR(validate_user_points(x, y, 1, 0.5f), ErrorCode::out_of_range, "points");
   EXPECT_EQ(parse_task("xor"), Task::xor_task);
   EXPECT_FALSE(parse_task("moons"));
 }
@@ -170,23 +171,23 @@ TEST(Dataset, EitherKindOfTaskIsCheckedBuiltAndSizedAlike) {
   DatasetOptions user = options(Task::user);
   user.count = 0;  // ignored: the points decide
   user.train_fraction = 0.6f;
-  EXPECT_EQ(validate(user), "the 'user' task takes its points from validate_user_points/user_dataset");
-  EXPECT_EQ(validate_task(user), "");
-  EXPECT_EQ(validate_points(user, x, y, 5), "");
+  EXPECT_ERROR(validate(user), ErrorCode::invalid_value, "");
+  EXPECT_OK(validate_task(user));
+  EXPECT_OK(validate_points(user, x, y, 5));
   const Dataset mine = build_dataset(user, x, y, 5);
   const Dataset direct = user_dataset(x, y, 5, 0.6f, user.seed);
   EXPECT_EQ(mine.x_train, direct.x_train);
   EXPECT_EQ(mine.y_test, direct.y_test);
   int train = 0, test = 0;
-  ASSERT_EQ(dataset_sizes(user, 5, train, test), "");
+  ASSERT_OK(dataset_sizes(user, 5, train, test));
   EXPECT_EQ(train, 3);
   EXPECT_EQ(test, 2);
 
   const DatasetOptions circle = options(Task::circle, 200);
   EXPECT_EQ(validate_task(circle), validate(circle));
-  EXPECT_EQ(validate_points(circle, nullptr, nullptr, 0), "");  // points are ignored
+  EXPECT_OK(validate_points(circle, nullptr, nullptr, 0));  // points are ignored
   EXPECT_EQ(build_dataset(circle, nullptr, nullptr, 0).x_train, make_dataset(circle).x_train);
-  ASSERT_EQ(dataset_sizes(circle, 0, train, test), "");
+  ASSERT_OK(dataset_sizes(circle, 0, train, test));
   EXPECT_EQ(train + test, 200);
   EXPECT_EQ(train, train_count(200, circle.train_fraction));
 }
@@ -204,8 +205,8 @@ TEST(Dataset, UserTaskRefusalsNameTheFieldOrThePoints) {
   EXPECT_EQ(dataset_sizes(user, 1, train, test), points);
   EXPECT_EQ(train, -1);
   user.train_fraction = 0.0f;
-  EXPECT_EQ(validate_task(user), "train_fraction must be a number in (0, 1]");
-  EXPECT_EQ(dataset_sizes(user, 2, train, test), "train_fraction must be a number in (0, 1]");
+  EXPECT_ERROR(validate_task(user), ErrorCode::out_of_range, "train_fraction");
+  EXPECT_ERROR(dataset_sizes(user, 2, train, test), ErrorCode::out_of_range, "train_fraction");
   DatasetOptions circle = options(Task::circle, 3);
   EXPECT_EQ(dataset_sizes(circle, 0, train, test), validate(circle));
 }

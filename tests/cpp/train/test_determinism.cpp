@@ -13,6 +13,7 @@
 #include "gatelab/base/rng.hpp"
 #include "gatelab/train/trainer.hpp"
 #include "support/golden_hash.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 using golden::Fnv1a;
@@ -65,7 +66,7 @@ std::uint64_t training_hash(LayerKind kind, Activation act) {
   options.layer.hidden = 12;
   options.layer.seed = 9;
   options.batch_size = 16;
-  EXPECT_EQ(validate(options), "");
+  EXPECT_OK(validate(options));
   Trainer trainer(options, make_dataset(data));
   EXPECT_EQ(trainer.step(100), 100);
   Fnv1a fnv;

@@ -13,6 +13,7 @@
 #include "gatelab/train/race.hpp"
 #include "gatelab/base/rng.hpp"
 #include "gatelab/train/trainer.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -187,7 +188,7 @@ TEST(Trainer, LowersTheLossForEveryKindOnEveryBuiltinTask) {
     const Task task = task_by_index(t);
     for (const auto& m : models) {
       const TrainerOptions o = trainer_options(m.kind, m.act, m.hidden);
-      ASSERT_EQ(validate(o), "");
+      ASSERT_OK(validate(o));
       Trainer trainer(o, data(task));
       const float before = trainer.history().front().train_loss;
       EXPECT_EQ(trainer.step(300), 300);
@@ -341,7 +342,7 @@ TEST(Trainer, HistoryCopiesOutAsRowsOfItsSixFields) {
   trainer.step(3);
   ASSERT_EQ(trainer.history().size(), 4u);
   std::vector<float> rows(2 * train_record_fields + 1, -7.0f);
-  ASSERT_EQ(copy_history(trainer, 2, 2, rows.data()), "");
+  ASSERT_OK(copy_history(trainer, 2, 2, rows.data()));
   for (int i = 0; i < 2; ++i) {
     const TrainRecord& r = trainer.history()[2 + i];
     const float* row = rows.data() + i * train_record_fields;
@@ -353,26 +354,26 @@ TEST(Trainer, HistoryCopiesOutAsRowsOfItsSixFields) {
     EXPECT_EQ(row[5], r.grad_norm);
   }
   EXPECT_EQ(rows.back(), -7.0f);
-  EXPECT_EQ(copy_history(trainer, 4, 0, rows.data()), "");
+  EXPECT_OK(copy_history(trainer, 4, 0, rows.data()));
   const std::pair<int, int> bad[] = {{3, 2}, {-1, 1}, {0, -1}, {5, 0}, {1, 2147483647}};
   for (auto [from, count] : bad) {
-    EXPECT_EQ(copy_history(trainer, from, count, rows.data()), "history range out of bounds") << from << ", " << count;
+    EXPECT_ERROR(copy_history(trainer, from, count, rows.data()), ErrorCode::out_of_range, "") << from << ", " << count;
   }
 }
 
 TEST(Trainer, CallArgumentsAreCheckedWithMessagesNamingThem) {
-  EXPECT_EQ(validate_step_count(1), "");
-  EXPECT_EQ(validate_step_count(max_steps_per_call), "");
-  EXPECT_EQ(validate_step_count(0), "n must be an integer from 1 to 100000");
-  EXPECT_EQ(validate_step_count(max_steps_per_call + 1), "n must be an integer from 1 to 100000");
-  EXPECT_EQ(validate_grid(2, 1e4f), "");
-  EXPECT_EQ(validate_grid(1, 1.0f), "size must be an integer from 2 to 512");
-  EXPECT_EQ(validate_grid(513, 1.0f), "size must be an integer from 2 to 512");
-  EXPECT_EQ(validate_grid(8, 0.0f), "extent must be a number in (0, 10000]");
-  EXPECT_EQ(validate_grid(8, NAN), "extent must be a number in (0, 10000]");
-  EXPECT_EQ(validate_learning_rate(1e6f), "");
-  EXPECT_EQ(validate_learning_rate(0.0f), "learning_rate must be a number in (0, 1000000]");
-  EXPECT_EQ(validate_learning_rate(2e6f), "learning_rate must be a number in (0, 1000000]");
+  EXPECT_OK(validate_step_count(1));
+  EXPECT_OK(validate_step_count(max_steps_per_call));
+  EXPECT_ERROR(validate_step_count(0), ErrorCode::out_of_range, "n");
+  EXPECT_ERROR(validate_step_count(max_steps_per_call + 1), ErrorCode::out_of_range, "n");
+  EXPECT_OK(validate_grid(2, 1e4f));
+  EXPECT_ERROR(validate_grid(1, 1.0f), ErrorCode::out_of_range, "size");
+  EXPECT_ERROR(validate_grid(513, 1.0f), ErrorCode::out_of_range, "size");
+  EXPECT_ERROR(validate_grid(8, 0.0f), ErrorCode::out_of_range, "extent");
+  EXPECT_ERROR(validate_grid(8, NAN), ErrorCode::out_of_range, "extent");
+  EXPECT_OK(validate_learning_rate(1e6f));
+  EXPECT_ERROR(validate_learning_rate(0.0f), ErrorCode::out_of_range, "learning_rate");
+  EXPECT_ERROR(validate_learning_rate(2e6f), ErrorCode::out_of_range, "learning_rate");
 }
 
 TEST(Trainer, GridIsTheLayerOnTheInputPlaneWithRowZeroOnTop) {
@@ -396,15 +397,15 @@ TEST(Trainer, GridIsTheLayerOnTheInputPlaneWithRowZeroOnTop) {
 TEST(Trainer, RefusalsNameTheField) {
   TrainerOptions o = trainer_options(LayerKind::gated, Activation::relu, 8);
   o.batch_size = -1;
-  EXPECT_NE(validate(o).message.find("batch_size"), std::string::npos);
+  EXPECT_ERROR(validate(o), ErrorCode::out_of_range, "batch_size");
   o = trainer_options(LayerKind::gated, Activation::relu, 8);
   o.eval_every = 0;
-  EXPECT_NE(validate(o).message.find("eval_every"), std::string::npos);
+  EXPECT_ERROR(validate(o), ErrorCode::out_of_range, "eval_every");
   o = trainer_options(LayerKind::gated, Activation::relu, 2000);
-  EXPECT_NE(validate(o).message.find("hidden"), std::string::npos);
+  EXPECT_ERROR(validate(o), ErrorCode::out_of_range, "hidden");
   o = trainer_options(LayerKind::gated, Activation::relu, 8, -1.0f);
-  EXPECT_NE(validate(o).message.find("learning_rate"), std::string::npos);
+  EXPECT_ERROR(validate(o), ErrorCode::out_of_range, "learning_rate");
   o = trainer_options(LayerKind::gated, Activation::relu, 8);
   o.layer.rank = 4;
-  EXPECT_NE(validate(o).message.find("rank"), std::string::npos);
+  EXPECT_ERROR(validate(o), ErrorCode::out_of_range, "rank");
 }

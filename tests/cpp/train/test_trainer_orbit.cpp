@@ -12,6 +12,7 @@
 
 #include "gatelab/train/race.hpp"
 #include "gatelab/train/trainer.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -67,7 +68,7 @@ TEST(TrainerOrbit, TeleportKeepsTheLossAndMovesTheGradientNorm) {
     const float loss = trainer.evaluate().train_loss;
     const std::vector<float> factors = {0.25f, 4.0f, 1.0f, 2.0f, 0.5f, 3.0f};
     TeleportResult r;
-    ASSERT_EQ(trainer.teleport(factors.data(), r), "");
+    ASSERT_OK(trainer.teleport(factors.data(), r));
     EXPECT_EQ(r.grad_norm_before, norm);
     EXPECT_EQ(static_cast<float>(r.loss_before), loss);
     EXPECT_NEAR(r.loss_after, r.loss_before, 1e-5 * r.loss_before) << lambda;
@@ -101,7 +102,7 @@ TEST(TrainerOrbit, BalanceIsConservedToSecondOrderForReGluAndBilinearButNotForSw
 
 TEST(TrainerOrbit, SymmetrizeTrainsRacesAndIsRefusedOnOtherKinds) {
   TrainerOptions t = sgd_options(Activation::silu, 0.1f, 1.0f);
-  ASSERT_EQ(validate(t), "");
+  ASSERT_OK(validate(t));
   Trainer symgated(t, circle());
   EXPECT_EQ(symgated.layer().config().symmetrize, 1.0f);
   symgated.step(50);
@@ -121,10 +122,10 @@ TEST(TrainerOrbit, SymmetrizeTrainsRacesAndIsRefusedOnOtherKinds) {
   race.trainer.eval_every = 10;
   race.steps = 40;
   race.seeds = 2;
-  ASSERT_EQ(parse_race_models("gated:silu,gated:silu:1,gated:relu:0.25", 1.0f, race.models), "");
+  ASSERT_OK(parse_race_models("gated:silu,gated:silu:1,gated:relu:0.25", 1.0f, race.models));
   EXPECT_EQ(race.models[1].symmetrize, 1.0f);
   EXPECT_EQ(race.models[2].symmetrize, 0.25f);
-  ASSERT_EQ(validate(race), "");
+  ASSERT_OK(validate(race));
   const std::vector<RaceResult> results = run_race(race);
   EXPECT_EQ(results[0].label, "SwiGLU");
   EXPECT_EQ(results[1].label, "symgated (SiLU)");
@@ -132,7 +133,7 @@ TEST(TrainerOrbit, SymmetrizeTrainsRacesAndIsRefusedOnOtherKinds) {
   EXPECT_EQ(results[1].model.symmetrize, 1.0f);
   EXPECT_NE(results[0].curves.mean[0].back(), results[1].curves.mean[0].back());
   race.models.clear();
-  ASSERT_EQ(parse_race_models("mlp:relu:0.5", 1.0f, race.models), "");
+  ASSERT_OK(parse_race_models("mlp:relu:0.5", 1.0f, race.models));
   const Status refused = validate(race);
   EXPECT_EQ(refused.code, ErrorCode::unsupported);
   EXPECT_EQ(refused.field, "models");  // λ lives in the models list
