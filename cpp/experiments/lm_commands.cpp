@@ -103,6 +103,7 @@ int lm_command(const Args& args, int threads) {
   if (!args.has("text")) fail(args.command + " needs --text FILE");
   const std::string text = read_file(args.text("text", ""));
   if (args.command == "lm-job") {
+    make_parent_directories(args.text("out", ""));
     std::string json;
     if (std::string e = lm_run_job(settings, variants, job_from(args), text, &json); !e.empty()) fail(e);
     write_output(args, json);

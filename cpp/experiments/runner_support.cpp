@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -82,6 +83,14 @@ std::string fmt(const char* format, double a, double b, double c) {
   return buf;
 }
 
+void make_parent_directories(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) return;
+  std::error_code error;
+  std::filesystem::create_directories(parent, error);
+  if (error) fail("cannot create " + parent.string() + ": " + error.message());
+}
+
 void write_output(const Args& args, const std::string& json) {
   const std::string out = args.text("out", "");
   if (out.empty()) {
@@ -89,6 +98,7 @@ void write_output(const Args& args, const std::string& json) {
     std::fputc('\n', stdout);
     return;
   }
+  make_parent_directories(out);
   std::ofstream f(out, std::ios::binary);
   if (!f) fail("cannot write " + out);
   f << json << '\n';
@@ -106,6 +116,7 @@ bool file_exists(const std::string& path) { return std::ifstream(path).good(); }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
+  make_parent_directories(path);
   {
     std::ofstream f(tmp, std::ios::binary);
     if (!(f << text)) fail("cannot write " + tmp);

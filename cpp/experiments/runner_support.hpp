@@ -29,6 +29,10 @@ Args parse(int argc, char** argv);
 void run_jobs(int count, int threads, const std::function<void(int)>& job);
 std::string fmt(const char* format, double a, double b = 0, double c = 0);
 // The JSON to --out FILE, or to stdout.
+// Creates the directories above `path` (none for an empty path or a bare file name), failing
+// with a message that names them; a job calls it before it runs, so a long run never ends
+// unable to write its result.
+void make_parent_directories(const std::string& path);
 void write_output(const Args& args, const std::string& json);
 std::string read_file(const std::string& path);
 bool file_exists(const std::string& path);

@@ -19,6 +19,7 @@ export const OPTIONS = freeze({
     max: { type: 'number' },
     n: { type: 'integer' },
     beta: { type: 'number' },
+    symmetrize: { type: 'number' },
   },
   loadGateLab: {
     wasmUrl: { type: 'text' },
@@ -97,6 +98,10 @@ export const OPTIONS = freeze({
     origin: { type: 'floats' },
     axes: { type: 'floats' },
   },
+  'cem.drawParams': {
+    seed: { type: 'seed' },
+    scale: { type: 'number' },
+  },
   'datasets.make': {
     count: { type: 'integer' },
     noise: { type: 'number' },
@@ -165,6 +170,11 @@ export const OPTIONS = freeze({
     batchSize: { type: 'integer' },
     evalEvery: { type: 'integer' },
     data: { type: 'object', of: 'trainer.data' },
+  },
+  'trainer.bestFactors': {
+    goal: { type: 'name', of: 'teleportGoals' },
+    points: { type: 'integer', min: 3, max: 101 },
+    reach: { type: 'number' },
   },
   'race.model': {
     kind: { type: 'name', of: 'kinds' },
@@ -241,10 +251,10 @@ export const NAMES = freeze({
     'identity', 'relu', 'leaky_relu', 'relu2', 'gelu', 'gelu_tanh', 'silu', 'swish', 'sigmoid', 'tanh', 'softplus',
   ],
   kinds: [
-    'mlp', 'symmetric', 'gated',
+    'mlp', 'symmetric', 'gated', 'bigated',
   ],
   kindLabels: [
-    'MLP', 'symmetric', 'gated',
+    'MLP', 'symmetric', 'gated', 'bigated',
   ],
   activationLabels: [
     'identity', 'ReLU', 'leaky ReLU', 'ReLU²', 'GELU', 'GELU (tanh)', 'SiLU', 'Swish', 'sigmoid', 'tanh',
@@ -277,6 +287,9 @@ export const NAMES = freeze({
   trainerOptimizers: [
     'sgd', 'momentum', 'adam',
   ],
+  teleportGoals: [
+    'gradient', 'step',
+  ],
   widthRules: [
     'budget', 'shazeer',
   ],
@@ -291,6 +304,7 @@ export const LABELS = freeze({
     mlp: 'MLP',
     symmetric: 'symmetric',
     gated: 'gated',
+    bigated: 'bigated',
   },
   activations: {
     identity: { label: 'identity', shortLabel: 'id', gatedName: 'Bilinear' },

@@ -79,8 +79,7 @@ std::string option_catalogue_json(const OptionEntries& entries, const NameSets& 
 
 void add_base_options(OptionEntries& entries, NameSets& names) {
   using T = OptionType;
-  std::vector<OptionField> grid = {
-      {"min", T::number}, {"max", T::number}, {"n", T::integer}, {"beta", T::number}};
+  std::vector<OptionField> grid = {{"min", T::number}, {"max", T::number}, {"n", T::integer}, {"beta", T::number}};
   entries.push_back({"activationCurve", grid});
   // The plane of a symmetrized layer (§A16) takes the layer's λ as well.
   grid.push_back({"symmetrize", T::number});

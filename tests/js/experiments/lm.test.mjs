@@ -70,7 +70,8 @@ test('mlp-lm --quick: every variant at one budget, the verdict and the pre-regis
 });
 
 test('mlp-lm: plan, one process per job, then merge gives the single run\'s tables bit for bit', async () => {
-  const dir = mkdtempSync(join(out, 'jobs-'));
+  // A jobs directory that does not exist yet: each job makes it (before its run, not after).
+  const dir = join(mkdtempSync(join(out, 'jobs-')), 'jobs');
   const run = (commands) => {
     for (const command of commands) {
       const [binary, ...args] = command.split(' ');
