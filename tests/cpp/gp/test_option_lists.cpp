@@ -20,6 +20,7 @@
 #include "gatelab/train/optimizer.hpp"
 #include "gatelab/train/options.hpp"
 #include "gatelab/train/race.hpp"
+#include "gatelab/train/trainer.hpp"
 
 using namespace gatelab;
 
@@ -75,6 +76,11 @@ TEST(OptionLists, EveryNameSetValueParses) {
       {"trainerOptimizers", [](const std::string& v) { return parse_optimizer(v).has_value(); }},
       {"widthRules", [](const std::string& v) { return parse_width_rule(v).has_value(); }},
       {"gpInputs", [](const std::string& v) { return parse_gp_inputs(v).has_value(); }},
+      {"teleportGoals",
+       [](const std::string& v) {
+         TeleportGoal goal;
+         return parse_teleport_goal(v, goal).ok();
+       }},
   };
   // The label sets say what readers see, index by index with their key set.
   const std::map<std::string, std::string> label_sets = {{"kindLabels", "kinds"},
