@@ -82,7 +82,7 @@ test('drawParams refuses bad names, seeds, scales and options and changes nothin
   throwsNamed(() => att.drawParams(['WQ'], { seed: -1 }), /integer from 0/, 'options.seed', 'out-of-range');
   throwsNamed(() => att.drawParams(['WQ'], { scale: -1 }), /scale must be in \[0, 1000\]/, 'options.scale', 'out-of-range');
   throwsNamed(() => att.drawParams(['WQ'], { scale: NaN }), /finite/, 'options.scale', 'not-finite');
-  throwsNamed(() => att.drawParams(['WQ'], { sede: 1 }), /not an option of drawParams/, 'options.sede', 'invalid-value');
+  throwsNamed(() => att.drawParams(['WQ'], { sede: 1 }), /not an option of cem\.drawParams/, 'options.sede', 'invalid-value');
   assert.deepEqual(att.getParams(), before);
   att.dispose();
   throwsNamed(() => att.drawParams(['WQ']), /disposed/, undefined, 'disposed');

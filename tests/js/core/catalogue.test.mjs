@@ -33,6 +33,7 @@ const corpusText = 'the cat sat on the mat. '.repeat(60);
 function typoCases() {
   const corpus = lab.lm.createCorpus(corpusText);
   const mlp = lab.cem.createMlp({ d: 4, hidden: 4 });
+  const attention = lab.cem.createAttention({ d: 4 });
   const trainer = lab.createTrainer({ kind: 'gated', hidden: 2, data: { task: 'xor', count: 16 } });
   const cases = [
     ['createLayer', () => lab.createLayer({ ...layer, hiden: 3 }), 'options.hiden'],
@@ -56,10 +57,13 @@ function typoCases() {
     ['lm.createSession', () => lab.lm.createSession({ corpus, d: 8, heads: 2, layer: 1 }), 'options.layer'],
     ['lm.mlp', () => lab.lm.createSession({ corpus, d: 8, heads: 2, mlp: { symmetrise: 1 } }), 'options.mlp.symmetrise'],
     ['gp', () => lab.gp.sample({ lengthscale: 1 }), 'options.lengthscale'],
+    ['cem.energyGrid', () => attention.energyGrid(new Float32Array(8), 2, 0, { G: 3, axis: 1 }), 'options.axis'],
+    ['datasets.points', () => lab.datasets.make('user', { points: { x: new Float32Array(4), y: [1, -1], z: 1 } }),
+      'options.points.z'],
     ['cem.drawParams', () => mlp.drawParams(['W'], { seed: 1, sacle: 2 }), 'options.sacle'],
     ['trainer.bestFactors', () => trainer.bestFactors({ goal: 'step', point: 9 }), 'options.point'],
   ];
-  return { cases, dispose: () => [corpus, trainer, mlp].forEach((o) => o.dispose()) };
+  return { cases, dispose: () => [corpus, trainer, mlp, attention].forEach((o) => o.dispose()) };
 }
 
 test('every entry point refuses a typo, naming it, and the module stays usable', () => {
@@ -79,6 +83,11 @@ test('every entry point refuses a typo, naming it, and the module stays usable',
   const made = lab.createLayer(layer);  // still usable
   assert.equal(made.forward(new Float32Array(2), 1).length, 1);
   made.dispose();
+});
+
+test('loadGateLab refuses a typo in its options, naming it', async () => {
+  await assert.rejects(loadGateLab({ wasmURL: 'x' }), (e) => e instanceof GateLabError && e.code === 'invalid-value'
+    && e.argument === 'options.wasmURL' && /Did you mean 'wasmUrl'\?/.test(e.message));
 });
 
 test('a field states one range, the core\'s, wherever it is checked', () => {
@@ -106,7 +115,8 @@ test('a typo close to an option is answered with the option', () => {
 test('every entry point the tests call is in the catalogue, and each valid call still works', () => {
   const { cases, dispose } = typoCases();
   for (const [entry] of cases) assert.ok(OPTIONS[entry], entry);
-  const covered = new Set(cases.map(([entry]) => entry));
+  // loadGateLab is asynchronous: its typo case is the test below.
+  const covered = new Set([...cases.map(([entry]) => entry), 'loadGateLab']);
   assert.deepEqual(Object.keys(OPTIONS).filter((entry) => !covered.has(entry)), [], 'entries without a typo case');
   dispose();
   assert.equal(lab.datasets.make('xor', { count: 8, seed: 1 }).task, 'xor');

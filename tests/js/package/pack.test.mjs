@@ -98,7 +98,7 @@ test('the packed tarball installs into an empty folder and works from node', () 
     assert.ok(Number.isFinite(out.y) && out.y !== 0);
     assert.equal(out.refused, true);
     assert.equal(out.live, 0);
-    assert.equal(out.figures, 12, 'gatelab/components exports FIGURES');
+    assert.equal(out.figures, 15, 'gatelab/components exports FIGURES');
     assert.equal(out.internal, 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'component internals are not public');
     assert.deepEqual(out.symmetry, { lambda: [0, 1, 1, 1], zeroSameBits: true, exchangeGap: 0, swappedSame: true,
       ntk: ['Float64Array', 4, 2, true], teleport: [true, true, true, 'Float32Array', 8], race: ['symgated (SiLU)', 1],

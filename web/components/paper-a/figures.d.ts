@@ -259,6 +259,8 @@ export interface ConservationState {
 export declare class GateLabConservation extends GateLabFigure<ConservationState> {
   readonly result: { rates: number[]; steps: number[]; drift: Record<OrbitLayerName, Float64Array>;
     diverged: Record<OrbitLayerName, boolean[]>; trace: { step: number[]; balance: Float32Array[] } } | null;
+}
+
 /**
  * <gatelab-conditioning>: the empirical NTK's condition number (docs/MATH.md §A22) over training, with the train
  * loss on the same steps, for FFN, Bilinear, ReGLU, SwiGLU, symgated SiLU and σ(ab) (symmetric SiLU) at equal
