@@ -19,6 +19,9 @@ export default [
       reportUnusedDisableDirectives: 'error',
     },
     rules: {
+      // Lines of at most 120 columns, as .clang-format's ColumnLimit for the C++; the .ts and .d.ts
+      // files, which ESLint does not read, are held to it by tests/js/package/architecture.test.mjs.
+      'max-len': ['error', { code: 120, ignoreUrls: true }],
       'no-unused-vars': ['error', {
         args: 'after-used',
         argsIgnorePattern: '^_',

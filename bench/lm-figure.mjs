@@ -16,7 +16,9 @@ function options(argv) {
   const o = { steps: 1000, seeds: 1, models: 'swiglu,symgated-silu,ffn-gelu', cores: null };
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i].replace(/^--/, '');
-    if (!(name in o) || argv[i + 1] === undefined) throw new Error(`unknown option ${argv[i]} (--steps, --seeds, --models, --cores)`);
+    if (!(name in o) || argv[i + 1] === undefined) {
+      throw new Error(`unknown option ${argv[i]} (--steps, --seeds, --models, --cores)`);
+    }
     o[name] = name === 'models' ? argv[i + 1] : Number(argv[i + 1]);
   }
   return o;
@@ -29,7 +31,8 @@ const session = await startSession();
 try {
   const { page, context: browserContext, problems } = await openPage(session.browser);
   if (o.cores) {
-    await browserContext.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), o.cores);
+    await browserContext.addInitScript(
+      (n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), o.cores);
   }
   await page.goto(session.server.url + 'demos/csp.html');
   await figuresSettled(page);
@@ -44,14 +47,19 @@ try {
   if (!r.finished) throw new Error('the figure did not finish');
   if (problems.length) throw new Error(`page problems: ${problems.join('; ')}`);
   const version = session.browser.version();
-  console.log(`Chromium ${version}, navigator.hardwareConcurrency ${cores}, ${availableParallelism()} cores here, load ${loadavg()[0].toFixed(2)}`);
-  console.log(`${r.runs.length} runs × ${o.steps} steps of batch ${batch} × context ${context}; ${r.workers} worker(s) (${r.modes.join(', ')})`);
+  console.log(`Chromium ${version}, navigator.hardwareConcurrency ${cores}, ${availableParallelism()} cores here, `
+    + `load ${loadavg()[0].toFixed(2)}`);
+  console.log(`${r.runs.length} runs × ${o.steps} steps of batch ${batch} × context ${context}; `
+    + `${r.workers} worker(s) (${r.modes.join(', ')})`);
   for (const run of r.throughput.runs) {
-    console.log(`  ${run.key.padEnd(22)} ${fmt(run.charsPerSecond).padStart(8)} characters/s  (${(run.charsPerSecond / (batch * context)).toFixed(0)} steps/s)`);
+    const steps = (run.charsPerSecond / (batch * context)).toFixed(0);
+    console.log(`  ${run.key.padEnd(22)} ${fmt(run.charsPerSecond).padStart(8)} characters/s  (${steps} steps/s)`);
   }
   const perModel = r.throughput.runs.reduce((s, x) => s + x.charsPerSecond, 0) / r.throughput.runs.length;
-  console.log(`  total                  ${fmt(r.throughput.charsPerSecond).padStart(8)} characters/s over ${r.throughput.seconds.toFixed(1)} s of training`);
-  console.log(`lm-figure: ${r.workers} worker(s), per model ${fmt(perModel)} characters/s (mean), total ${fmt(r.throughput.charsPerSecond)} characters/s`);
+  console.log(`  total                  ${fmt(r.throughput.charsPerSecond).padStart(8)} characters/s `
+    + `over ${r.throughput.seconds.toFixed(1)} s of training`);
+  console.log(`lm-figure: ${r.workers} worker(s), per model ${fmt(perModel)} characters/s (mean), `
+    + `total ${fmt(r.throughput.charsPerSecond)} characters/s`);
   await browserContext.close();
 } finally {
   await session.close();

@@ -118,7 +118,8 @@ export function render(run, { best = false } = {}) {
   const out = [];
   const statistic = best ? 'best timed batch' : 'median of timed batches';
   const where = browser ? `headless Chromium (${machine.browser || 'unknown version'})` : `Node ${machine.node}`;
-  out.push(`GateLab benchmarks in ${where}${quick ? ' (--quick: tiny sizes, not representative)' : ''}: ${statistic}; ` +
+  out.push(`GateLab benchmarks in ${where}${quick ? ' (--quick: tiny sizes, not representative)' : ''}: `
+    + `${statistic}; ` +
     'one thread everywhere');
   out.push(`machine: ${machine.cpu}, ${machine.cores} cores; load average ${machine.loadBefore.toFixed(2)} before, ` +
     `${machine.loadAfter.toFixed(2)} after; ${machine.started}`);

@@ -39,7 +39,8 @@ export const sizesSource = {
     };
     const dist = join(root, 'web/dist');
     add('wasm', 'size_wasm', 'wasm binary', join(dist, 'gatelab_wasm.wasm'));
-    add('tfjs-wasm', 'size_wasm', 'wasm binary', peerFile('@tensorflow/tfjs-backend-wasm', 'tfjs-backend-wasm-simd.wasm'));
+    add('tfjs-wasm', 'size_wasm', 'wasm binary',
+      peerFile('@tensorflow/tfjs-backend-wasm', 'tfjs-backend-wasm-simd.wasm'));
     add('ort-wasm', 'size_wasm', 'wasm binary', peerFile('onnxruntime-web', 'ort-wasm-simd-threaded.wasm'));
     add('wasm', 'size_glue', 'JS glue (.mjs)', join(dist, 'gatelab_wasm.mjs'));
     add('wasm', 'size_embed', 'single-file embed', join(dist, 'gatelab.embed.js'));

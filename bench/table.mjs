@@ -30,7 +30,9 @@ export function tableLines(rows) {
   const lines = new Map();
   for (const row of rows) {
     const key = `${row.op}|${row.shape}|${row.unit}`;
-    if (!lines.has(key)) lines.set(key, { bench: row.bench ?? '', op: row.op, shape: row.shape, unit: row.unit, values: {} });
+    if (!lines.has(key)) {
+      lines.set(key, { bench: row.bench ?? '', op: row.op, shape: row.shape, unit: row.unit, values: {} });
+    }
     lines.get(key).values[row.column] = row.value;
   }
   return [...lines.values()];
@@ -47,11 +49,13 @@ export function formatTable(columns, rows, peak, ceiling = null) {
     header.push({ title: c.label, get: (line) => line.values[c.key] });
     if (c.key === 'native' && ceiling && rows.some((r) => r.unit === 'GFLOP/s')) {
       const known = (line) => line.unit === 'GFLOP/s' && line.values.native !== undefined;
-      header.push({ title: 'native %ceil', get: (line) => (known(line) ? (100 * line.values.native) / ceiling.gflops : undefined) });
+      header.push({ title: 'native %ceil',
+        get: (line) => (known(line) ? (100 * line.values.native) / ceiling.gflops : undefined) });
     }
     if (c.wasm && peak && rows.some((r) => r.unit === 'GFLOP/s')) {
       const known = (line) => line.unit === 'GFLOP/s' && line.values[c.key] !== undefined;
-      header.push({ title: `${c.label} %pk`, get: (line) => (known(line) ? (100 * line.values[c.key]) / peak.gflops : undefined) });
+      header.push({ title: `${c.label} %pk`,
+        get: (line) => (known(line) ? (100 * line.values[c.key]) / peak.gflops : undefined) });
     }
   }
   for (const c of used.filter((u) => u.peer)) {

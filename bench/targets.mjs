@@ -32,7 +32,8 @@ export function checkTargets(rows, peak, { browser = false, ceiling = null } = {
   }
   if (peak) {
     worst('matmul ≥ 50 % of the wasm SIMD128 peak (square n ≥ 64)',
-      matmul.filter((l) => square(l.shape)).map((l) => ({ shape: l.shape, value: l.values.wasm && (100 * l.values.wasm) / peak.gflops })),
+      matmul.filter((l) => square(l.shape))
+        .map((l) => ({ shape: l.shape, value: l.values.wasm && (100 * l.values.wasm) / peak.gflops })),
       (v) => v >= 50, (c) => `${c.shape} ${c.value.toFixed(0)} %`);
   }
   if (ceiling) {
@@ -56,7 +57,8 @@ export function checkTargets(rows, peak, { browser = false, ceiling = null } = {
       value: advantage(l.unit, l.values.wasm, l.values['tfjs-wasm']) })),
     (v) => v >= 20, (c) => `${c.shape} ${c.value.toFixed(1)}×`);
   worst(`figure frame < 8 ms${browser ? '' : ' (the target is for Chromium: --browser)'}`,
-    lines.filter((l) => l.op === 'frame_forward').map((l) => ({ shape: l.shape, value: l.values.wasm && -l.values.wasm })),
+    lines.filter((l) => l.op === 'frame_forward')
+      .map((l) => ({ shape: l.shape, value: l.values.wasm && -l.values.wasm })),
     (v) => -v < 8, (c) => `${(-c.value).toFixed(2)} ms`);
   worst('figure-sized training step < 0.2 ms (full batch, ms = 1000 / steps/s)',
     lines.filter((l) => l.unit === 'steps/s' && l.op.startsWith('train_') && /full batch/.test(l.shape))
@@ -76,5 +78,6 @@ export function checkTargets(rows, peak, { browser = false, ceiling = null } = {
 }
 
 export function formatTargets(results) {
-  return results.map((r) => `  ${r.met === null ? '   ?  ' : r.met ? '  met ' : 'MISSED'}  ${r.name}: ${r.detail}`).join('\n');
+  const mark = (r) => (r.met === null ? '   ?  ' : r.met ? '  met ' : 'MISSED');
+  return results.map((r) => `  ${mark(r)}  ${r.name}: ${r.detail}`).join('\n');
 }

@@ -47,7 +47,8 @@ const inlineWasmLoader = {
 const embedTextUrl = {
   name: 'embed-lm-text-url',
   setup(b) {
-    b.onResolve({ filter: /\/lm-text-url\.js$/ }, () => ({ path: join(root, 'web/components/paper-a/lm/lm-text-url.embed.js') }));
+    b.onResolve({ filter: /\/lm-text-url\.js$/ },
+      () => ({ path: join(root, 'web/components/paper-a/lm/lm-text-url.embed.js') }));
   },
 };
 
@@ -55,13 +56,16 @@ const embedTextUrl = {
 // when that fails; a page whose connect-src leaves out data: reports that fetch as a policy
 // violation. The bytes are inline, so the fetch is skipped for a data: URL.
 const FETCH_FIRST = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"){';
-const DECODE_DATA_URL = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"&&!isDataURI(wasmBinaryFile)){';
+const DECODE_DATA_URL = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){'
+  + 'if(typeof fetch=="function"&&!isDataURI(wasmBinaryFile)){';
 const decodeInlineWasm = {
   name: 'decode-inline-wasm',
   setup(b) {
     b.onLoad({ filter: /gatelab_wasm_single\.mjs$/ }, () => {
       const source = readFileSync(join(root, 'web/dist/gatelab_wasm_single.mjs'), 'utf8');
-      if (!source.includes(FETCH_FIRST)) throw new Error('bundle: the single-file module no longer has the expected wasm fetch');
+      if (!source.includes(FETCH_FIRST)) {
+        throw new Error('bundle: the single-file module no longer has the expected wasm fetch');
+      }
       return { contents: source.replace(FETCH_FIRST, DECODE_DATA_URL), loader: 'js' };
     });
   },

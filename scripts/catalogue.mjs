@@ -59,13 +59,15 @@ export function render({ entries, names }) {
   for (const [set, values] of Object.entries(names)) {
     out.push(`  ${key(set)}: [`, ...nameLines(values, '    '), '  ],');
   }
-  out.push('});', '', '/** What readers see: LABELS.kinds[kind], LABELS.activations[name] = { label, shortLabel, gatedName }. */',
+  out.push('});', '',
+    '/** What readers see: LABELS.kinds[kind], LABELS.activations[name] = { label, shortLabel, gatedName }. */',
     'export const LABELS = freeze({', '  kinds: {');
   for (const [kind, label] of Object.entries(labels.kinds)) out.push(`    ${key(kind)}: ${quote(label)},`);
   out.push('  },', '  activations: {');
   for (const [name, a] of Object.entries(labels.activations)) {
     const gated = a.gatedName === null ? 'null' : quote(a.gatedName);
-    out.push(`    ${key(name)}: { label: ${quote(a.label)}, shortLabel: ${quote(a.shortLabel)}, gatedName: ${gated} },`);
+    const text = `label: ${quote(a.label)}, shortLabel: ${quote(a.shortLabel)}, gatedName: ${gated}`;
+    out.push(`    ${key(name)}: { ${text} },`);
   }
   out.push('  },', '});', '');
   return out.join('\n');

@@ -33,7 +33,8 @@ const BUILTIN = ['circle', 'xor', 'gaussians', 'spiral', 'checkerboard', 'teache
 
 function usage(message) {
   if (message) console.error(`experiment: ${message}`);
-  console.error('usage: node scripts/experiment.mjs race --task <name> [--seeds 5] [--steps 2000] [--quick] [--out dir]\n'
+  console.error('usage: node scripts/experiment.mjs race --task <name> [--seeds 5] [--steps 2000] [--quick] '
+    + '[--out dir]\n'
     + '       node scripts/experiment.mjs all-tasks [same options]');
   process.exit(2);
 }
@@ -49,9 +50,11 @@ function settingsFrom(values) {
   const steps = num('steps', quick ? 300 : 2000);
   const s = {
     steps, seeds: num('seeds', quick ? 2 : 5), count: num('count', quick ? 200 : 400), noise: num('noise', 0.05),
-    lrs: values.lrs ? values.lrs.split(',').map(Number) : [num('lr', 0.01)], batch: num('batch', 32), seed: num('seed', 1), budget: num('budget', 128),
+    lrs: values.lrs ? values.lrs.split(',').map(Number) : [num('lr', 0.01)], batch: num('batch', 32),
+    seed: num('seed', 1), budget: num('budget', 128),
     mlpHidden: num('mlp-hidden', 32), evalEvery: num('eval-every', Math.max(1, Math.ceil(steps / 100))),
-    optimizer: values.optimizer ?? 'adam', loss: values.loss ?? 'cross_entropy', widthRule: values['width-rule'] ?? 'budget',
+    optimizer: values.optimizer ?? 'adam', loss: values.loss ?? 'cross_entropy',
+    widthRule: values['width-rule'] ?? 'budget',
   };
   if (!s.lrs.every((v) => v > 0 && Number.isFinite(v))) usage('--lrs must list positive numbers');
   if (values.models) {
@@ -79,9 +82,11 @@ const settings = settingsFrom(values);
 const outDir = values.out ?? fileURLToPath(new URL('../build/experiments/', import.meta.url));
 
 const pa = await loadGateLab();
-console.log(`# race: ${settings.seeds} seeds × ${settings.steps} steps, ${settings.optimizer} lr ${settings.lrs.join('/')}, `
+console.log(`# race: ${settings.seeds} seeds × ${settings.steps} steps, ${settings.optimizer} `
+  + `lr ${settings.lrs.join('/')}, `
   + `batch ${settings.batch}, ${settings.loss}, ${settings.count} points (noise ${settings.noise}), `
-  + `${settings.widthRule === 'budget' ? `budget ${settings.budget} parameters` : `Shazeer 2/3 of mlp ${settings.mlpHidden}`}\n`);
+  + `${settings.widthRule === 'budget'
+    ? `budget ${settings.budget} parameters` : `Shazeer 2/3 of mlp ${settings.mlpHidden}`}\n`);
 for (const task of tasks) {
   try {
     const { table, seconds } = runRace(pa, settings, task, outDir);

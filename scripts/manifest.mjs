@@ -42,7 +42,8 @@ async function collectInPage() {
     const since = performance.now();
     await new Promise((resolve, reject) => {
       const wait = () => (element.shadowRoot.querySelector('dialog[open]') ? resolve()
-        : performance.now() - since > 10000 ? reject(new Error(`<${tag}>: the Share button opened no dialog`)) : setTimeout(wait, 10));
+        : performance.now() - since > 10000 ? reject(new Error(`<${tag}>: the Share button opened no dialog`))
+          : setTimeout(wait, 10));
       wait();
     });
     element.shadowRoot.querySelector('dialog').close();
@@ -55,11 +56,13 @@ async function collectInPage() {
       description: spec.description,
       values: typeof spec.values === 'function' ? spec.values({ lab }) : spec.values,
     }));
-    figures.push({ tag, className: figureClass.name, description: figureClass.description, events: figureClass.events,
-      schema, observed: figureClass.observedAttributes, parts: [...parts].sort(), registered: customElements.get(tag) === figureClass });
+    figures.push({ tag, className: figureClass.name, description: figureClass.description,
+      events: figureClass.events, schema, observed: figureClass.observedAttributes, parts: [...parts].sort(),
+      registered: customElements.get(tag) === figureClass });
     element.remove();
   }
-  return { figures, common: { attributes: meta.COMMON_ATTRIBUTES, events: meta.COMMON_EVENTS, cssProperties: meta.THEME_PROPERTIES } };
+  return { figures,
+    common: { attributes: meta.COMMON_ATTRIBUTES, events: meta.COMMON_EVENTS, cssProperties: meta.THEME_PROPERTIES } };
 }
 
 const kebab = (name) => name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
@@ -94,7 +97,8 @@ export function buildManifest({ figures, common }) {
       attributes.push({ name, type: { text: 'boolean' }, default: 'false', description });
     }
     const members = figure.schema.map((spec) => ({ kind: 'field', name: spec.name, type: { text: typeText(spec) },
-      default: JSON.stringify(spec.default), description: describe(spec), attribute: kebab(spec.name), reflects: true }));
+      default: JSON.stringify(spec.default), description: describe(spec), attribute: kebab(spec.name),
+      reflects: true }));
     const events = Object.entries({ ...common.events, ...figure.events })
       .map(([name, description]) => ({ name, type: { text: 'CustomEvent' }, description }));
     declarations.set(path, {

@@ -58,7 +58,8 @@ async function render(browser, serverUrl, tag, attributes, file) {
   await page.goto(`${serverUrl}demos/frame.html?${query}`);
   const figure = page.locator(tag);
   await figure.evaluate((el) => Promise.race([el.ready.then(() => el.settled()),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`${el.localName} did not settle in 180 s`)), 180_000))]));
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`${el.localName} did not settle in 180 s`)),
+      180_000))]));
   const { alt, height } = await figure.evaluate((el) => ({
     alt: `${el.constructor.description} ${el.readoutText.trim()}`.trim(),
     height: Math.ceil(document.documentElement.getBoundingClientRect().height),
@@ -83,7 +84,9 @@ function writeJson(path, value) {
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-export async function buildPosters({ site = process.env.GATELAB_SITE ?? 'http://127.0.0.1:8080/', only = null, log = console.log } = {}) {
+export async function buildPosters({
+  site = process.env.GATELAB_SITE ?? 'http://127.0.0.1:8080/', only = null, log = console.log,
+} = {}) {
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
   configureShare({ webRoot: site });
   const index = { version, site: pinnedSite(version), width: WIDTH, figures: {}, anchors: {} };
@@ -100,7 +103,8 @@ export async function buildPosters({ site = process.env.GATELAB_SITE ?? 'http://
     const tags = Object.keys(FIGURES).filter((tag) => !only || only.includes(tag));
     for (const tag of tags) {
       const started = Date.now();
-      index.figures[tag] = { title: `GateLab: ${FIGURES[tag].description}`, ...await render(browser, server.url, tag, [], `${tag}.png`) };
+      index.figures[tag] = { title: `GateLab: ${FIGURES[tag].description}`,
+        ...await render(browser, server.url, tag, [], `${tag}.png`) };
       log(`posters: ${tag} (${Date.now() - started} ms)`);
     }
     for (const page of only ? [] : ARTICLES) {
@@ -144,5 +148,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv.includes('--if-stale') && !stale()) process.exit(0);
   const only = option('--only')?.split(',');
   const index = await buildPosters({ site: option('--site') ?? process.env.GATELAB_SITE, only });
-  console.log(`posters: ${Object.keys(index.figures).length} figures, ${Object.keys(index.anchors).length} anchors in ${POSTERS}`);
+  console.log(`posters: ${Object.keys(index.figures).length} figures, `
+    + `${Object.keys(index.anchors).length} anchors in ${POSTERS}`);
 }

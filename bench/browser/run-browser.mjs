@@ -54,7 +54,9 @@ export const browserSource = {
         try {
           const out = parseOutput(stdout);
           for (const row of out.rows ?? []) {
-            for (const r of normalizeRow(row, out.bench ?? bench)) rows.push({ column: 'wasm', bench: out.bench ?? bench, ...r });
+            for (const r of normalizeRow(row, out.bench ?? bench)) {
+              rows.push({ column: 'wasm', bench: out.bench ?? bench, ...r });
+            }
           }
         } catch (error) {
           log(`warning: chromium ${bench} printed no usable JSON (${error.message})`);

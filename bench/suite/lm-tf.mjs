@@ -8,8 +8,9 @@
 // norm gains) after clipping the gradient to global norm 1, with GateLab's warm-up schedule.
 // One-hot rather than tf.gather for the input: the gather's gradient (UnsortedSegmentSum) has
 // no kernel in TF.js's wasm backend; and cast from int32, since that backend's OneHot with
-// dtype 'float32' writes the integer 1's bits (a subnormal 1.4e-45). Weights start from GateLab's own initial weights (read
-// from a checkpoint), so the two can be checked against each other before timing.
+// dtype 'float32' writes the integer 1's bits (a subnormal 1.4e-45). Weights start from GateLab's
+// own initial weights (read from a checkpoint), so the two can be checked against each other
+// before timing.
 
 /** GateLab's flat parameter vector, in its order: [name, rows, cols]. */
 export function gatelabLayout({ d, layers, hidden, vocabulary }) {

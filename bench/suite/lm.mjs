@@ -63,11 +63,16 @@ export async function lmRows({ lab, tf, text, quick, log }) {
       let model = null;
       try {
         const count = session.parameterCount;
-        if (count !== parameterCount(shape)) throw new Error(`GateLab has ${count} parameters, the layout ${parameterCount(shape)}`);
+        if (count !== parameterCount(shape)) {
+          throw new Error(`GateLab has ${count} parameters, the layout ${parameterCount(shape)}`);
+        }
         const fns = { wasm: () => session.train(1) };
         if (tf) {
-          model = tfLm(tf, shape, { ...TRAINING, initial: checkpointParameters(session.checkpoint(), count), train: trainIds });
-          if (model.parameterCount !== count) throw new Error(`TF.js has ${model.parameterCount} parameters, GateLab ${count}`);
+          model = tfLm(tf, shape,
+            { ...TRAINING, initial: checkpointParameters(session.checkpoint(), count), train: trainIds });
+          if (model.parameterCount !== count) {
+            throw new Error(`TF.js has ${model.parameterCount} parameters, GateLab ${count}`);
+          }
           // One model: the same validation loss from the same weights on the same windows.
           const starts = evaluationStarts(validationIds.length, size.context, CHECK_WINDOWS);
           const ours = session.evaluate('validation', CHECK_WINDOWS), theirs = model.loss(validationIds, starts);
@@ -82,10 +87,13 @@ export async function lmRows({ lab, tf, text, quick, log }) {
           rows.push({ column, bench: 'lm', op: 'lm_train_step', shape: label, unit: 'steps/s', value: 1000 / t.median,
             best: 1000 / t.best, size: size.name });
         }
-        log(`  lm ${label}: ${Object.entries(times).map(([c, t]) => `${c} ${(1000 / t.median).toFixed(1)}`).join(', ')} steps/s`);
+        const rates = Object.entries(times).map(([c, t]) => `${c} ${(1000 / t.median).toFixed(1)}`).join(', ');
+        log(`  lm ${label}: ${rates} steps/s`);
         if (model) {
           const before = model.loss(validationIds, evaluationStarts(validationIds.length, size.context, CHECK_WINDOWS));
-          if (!quick && !(before < Math.log(vocabulary))) log(`warning: TF.js LM (${size.name}): the loss did not fall`);
+          if (!quick && !(before < Math.log(vocabulary))) {
+            log(`warning: TF.js LM (${size.name}): the loss did not fall`);
+          }
         }
       } finally {
         model?.dispose();
@@ -102,11 +110,13 @@ export async function lmRows({ lab, tf, text, quick, log }) {
 export function lmLine(rows) {
   const shape = rows.find((r) => r.op === 'lm_train_step' && r.size === 'row')?.shape
     ?? rows.find((r) => r.op === 'lm_train_step')?.shape;
-  const value = (column) => rows.find((r) => r.op === 'lm_train_step' && r.shape === shape && r.column === column)?.value;
+  const value = (column) => rows.find((r) => r.op === 'lm_train_step' && r.shape === shape && r.column === column)
+    ?.value;
   const ours = value('wasm'), theirs = value('tfjs-wasm');
   if (!(ours > 0)) return null;
   const f = (v) => (v > 0 ? v.toFixed(v >= 100 ? 0 : 1) : '—');
-  const line = `lm: GateLab ${f(ours)} steps/s, TF.js-wasm ${f(theirs)} steps/s, ratio ${theirs > 0 ? (ours / theirs).toFixed(2) : '—'}`;
+  const line = `lm: GateLab ${f(ours)} steps/s, TF.js-wasm ${f(theirs)} steps/s, `
+    + `ratio ${theirs > 0 ? (ours / theirs).toFixed(2) : '—'}`;
   // The C++ core's own step (bench_lm) natively and in wasm at the row size, when measured.
   const core = rows.filter((r) => r.op === 'lm_train_step core');
   const coreShape = core.find((r) => r.column === 'native')?.shape;

@@ -108,7 +108,8 @@ export async function matmulRows({ gatelab, tf, ort, shapes, timing, log }) {
       // optimised code only after a budget of calls, which for the kernels here took up to
       // 0.6 s in Node (until then n = 64 ran at ~60 % speed), so it gets a long warm-up.
       const first = shape === shapes[0];
-      const times = await timeInterleaved(fns, first ? { ...timing, warmupMs: Math.max(timing.warmupMs, timing.firstWarmupMs ?? 0) } : timing);
+      const warm = first ? { ...timing, warmupMs: Math.max(timing.warmupMs, timing.firstWarmupMs ?? 0) } : timing;
+      const times = await timeInterleaved(fns, warm);
       for (const [column, t] of Object.entries(times)) rows.push(row(column, shape, t));
       log(`  matmul ${shapeName(shape)}: ${Object.entries(times)
         .map(([c, t]) => `${c} ${gflops(shape, t.median).toFixed(2)}`).join(', ')} GFLOP/s`);
@@ -118,7 +119,10 @@ export async function matmulRows({ gatelab, tf, ort, shapes, timing, log }) {
       for (const f of cleanup) await f();
     }
   }
-  if (tf) rows.push(...await tfjsMatmulRows(tf, 'cpu', shapes, { ...timing, warmupMs: Math.min(timing.warmupMs, 50), repeats: 5 }, log));
+  if (tf) {
+    const cpuTiming = { ...timing, warmupMs: Math.min(timing.warmupMs, 50), repeats: 5 };
+    rows.push(...await tfjsMatmulRows(tf, 'cpu', shapes, cpuTiming, log));
+  }
   return rows;
 }
 

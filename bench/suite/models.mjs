@@ -164,14 +164,17 @@ export async function trainingRows({ lab, tf, tfBackends, quick, timing, log }) 
         for (const { backend, loop, before } of loops) {
           await tf.setBackend(backend);
           const after = loop.loss();
-          if (!(after < before)) log(`warning: tfjs-${backend} ${op} ${shape}: loss did not fall (${before} → ${after})`);
+          if (!(after < before)) {
+            log(`warning: tfjs-${backend} ${op} ${shape}: loss did not fall (${before} → ${after})`);
+          }
         }
         for (const [column, t] of Object.entries(times)) {
           const value = (1000 * perCall[column]) / t.median;
-          rows.push({ column, bench: 'train', op, shape, unit: 'steps/s', value, best: (1000 * perCall[column]) / t.best });
+          rows.push({ column, bench: 'train', op, shape, unit: 'steps/s', value,
+            best: (1000 * perCall[column]) / t.best });
         }
-        log(`  ${op} ${shape}: ${Object.entries(times).map(([c, t]) => `${c} ${((1000 * perCall[c]) / t.median).toFixed(0)}`)
-          .join(', ')} steps/s`);
+        const rates = Object.entries(times).map(([c, t]) => `${c} ${((1000 * perCall[c]) / t.median).toFixed(0)}`);
+        log(`  ${op} ${shape}: ${rates.join(', ')} steps/s`);
       } finally {
         trainer.dispose();
         for (const { backend, loop } of loops) {

@@ -38,7 +38,8 @@ function compare(stats, byName, a, b, claim, value = (j) => j.rmse) {
   const seeds = [...ja.keys()].filter((s) => ok(ja.get(s)) && ok(jb.get(s))).sort((x, y) => x - y);
   if (seeds.length < 2) return null;
   const diff = stats.paired(seeds.map((s) => value(ja.get(s))), seeds.map((s) => value(jb.get(s))));
-  return { a, b, claim, diff, seeds: seeds.length, wins: seeds.filter((s) => value(ja.get(s)) < value(jb.get(s))).length };
+  const wins = seeds.filter((s) => value(ja.get(s)) < value(jb.get(s))).length;
+  return { a, b, claim, diff, seeds: seeds.length, wins };
 }
 
 /** Resolved at 95 % (interval excludes 0) and the verdict words. */
@@ -57,7 +58,8 @@ function judge(comparisons, stats) {
 export function analyseGrid(run, stats) {
   const byName = index(run.jobs);
   const cells = GRID_DEPTHS.map((t) => ({ steps: t, etas: GRID_ETAS.map((eta) => ({ eta,
-    dev: summary(stats, byName, fixedName(t, eta), 'devRmse'), heldOut: summary(stats, byName, fixedName(t, eta)) })) }))
+    dev: summary(stats, byName, fixedName(t, eta), 'devRmse'),
+    heldOut: summary(stats, byName, fixedName(t, eta)) })) }))
     .filter((row) => row.etas.some((c) => c.heldOut));
   const chosen = Object.fromEntries(cells.map((row) => {
     const best = row.etas.filter((c) => c.dev).reduce((x, y) => (y.dev.mean < x.dev.mean ? y : x));
@@ -75,11 +77,16 @@ export function analyseGrid(run, stats) {
       `learned η against the dev-chosen fixed η (${chosen[t]}), T = ${t}`)),
     ...depths.filter((t) => t > 1 && has(`cem-t${t}-learned`)).map((t) => compare(stats, byName, `cem-t${t}-learned`,
       'cem-t1-learned', `recursion with learned η: T = ${t} against T = 1`)),
-    compare(stats, byName, 'cem-attn2-mlp1', fixedName(1, 0.25), 'recursion in attention only (T_attn = 2, T_mlp = 1) against T = 1, η = 1/4'),
-    compare(stats, byName, 'cem-attn1-mlp2', fixedName(1, 0.25), 'recursion in the MLP only (T_attn = 1, T_mlp = 2) against T = 1, η = 1/4'),
-    compare(stats, byName, 'cem-t1-precond-paper', fixedName(1, 0.25), "the paper's preconditioner at T = 1 against none, η = 1/4"),
-    compare(stats, byName, 'cem-t1-precond-psd', fixedName(1, 0.25), 'the positive-definite preconditioner at T = 1 against none, η = 1/4'),
-    compare(stats, byName, at(1), 'standard', `tied CEM (T = 1, η = ${chosen[1]}) against the untied standard transformer`),
+    compare(stats, byName, 'cem-attn2-mlp1', fixedName(1, 0.25),
+      'recursion in attention only (T_attn = 2, T_mlp = 1) against T = 1, η = 1/4'),
+    compare(stats, byName, 'cem-attn1-mlp2', fixedName(1, 0.25),
+      'recursion in the MLP only (T_attn = 1, T_mlp = 2) against T = 1, η = 1/4'),
+    compare(stats, byName, 'cem-t1-precond-paper', fixedName(1, 0.25),
+      "the paper's preconditioner at T = 1 against none, η = 1/4"),
+    compare(stats, byName, 'cem-t1-precond-psd', fixedName(1, 0.25),
+      'the positive-definite preconditioner at T = 1 against none, η = 1/4'),
+    compare(stats, byName, at(1), 'standard',
+      `tied CEM (T = 1, η = ${chosen[1]}) against the untied standard transformer`),
   ], stats);
   const learned = depths.filter((t) => has(`cem-t${t}-learned`)).map((t) => {
     const runs = [...byName.get(`cem-t${t}-learned`).values()].filter(ok);
@@ -108,7 +115,8 @@ function testTime(run, stats, byName, chosen) {
       const entropy = Array.from({ length: tp }, (_, s) => mean(blocks.map((b) => mean(Array.from({ length: n },
         (_, i) => b.entropyByPosition[i * tp + s])))));
       return { steps: tp, rmse: stats.summary(rmse), againstTrained: tp === t ? null : stats.paired(rmse, trained),
-        descended: perStep('descended'), mlpDescended: blocks[0].mlpDescended ? perStep('mlpDescended') : null, entropy };
+        descended: perStep('descended'), mlpDescended: blocks[0].mlpDescended ? perStep('mlpDescended') : null,
+        entropy };
     });
     return { trained: t, eta: chosen[t], name, rows };
   });
@@ -141,10 +149,12 @@ const interval = (s) => `[${signed(s.ci95[0])}, ${signed(s.ci95[1])}]`;
 const cell = (s) => (s ? `${f4(s.mean)} ${interval(s).replace(/[+]/g, '')}` : '–');
 
 function comparisonTable(comparisons) {
-  const out = ['| comparison (a − b, paired by seed) | Δ held-out RMSE | 95 % interval | Holm p | a better in | verdict |',
+  const out = ['| comparison (a − b, paired by seed) | Δ held-out RMSE | 95 % interval | Holm p | a better in '
+    + '| verdict |',
     '|---|---:|---:|---:|---:|---|'];
   for (const c of comparisons) {
-    out.push(`| ${c.claim} | ${signed(c.diff.mean)} | ${interval(c.diff)} | ${c.holm.toFixed(3)} | ${c.wins}/${c.seeds} | ${c.verdict} |`);
+    out.push(`| ${c.claim} | ${signed(c.diff.mean)} | ${interval(c.diff)} | ${c.holm.toFixed(3)} `
+      + `| ${c.wins}/${c.seeds} | ${c.verdict} |`);
   }
   return out.join('\n');
 }
@@ -153,13 +163,17 @@ function comparisonTable(comparisons) {
 export function gridReport(a, run) {
   const s = run.header.settings;
   const posterior = run.header.baselines[0].posterior;
-  const out = [`gp-descent grid: d = ${s.d}, ${s.layers} blocks, ${s.heads} heads, M = ${s.hidden}; ${s.trainSteps} steps × `
-    + `${s.batch} sequences of ${s.length}; ${Math.max(...a.cells.flatMap((r) => r.etas.map((c) => c.heldOut?.n ?? 0)))} seeds; dev ${s.devSequences} and held-out `
+  const seedCount = Math.max(...a.cells.flatMap((r) => r.etas.map((c) => c.heldOut?.n ?? 0)));
+  const out = [`gp-descent grid: d = ${s.d}, ${s.layers} blocks, ${s.heads} heads, M = ${s.hidden}; `
+    + `${s.trainSteps} steps × `
+    + `${s.batch} sequences of ${s.length}; ${seedCount} seeds; dev ${s.devSequences} and held-out `
     + `${s.evalSequences} sequences (GP posterior ${f4(posterior)})`, '',
-  `| T | ${GRID_ETAS.map((e) => `η = ${e}`).join(' | ')} | learned η |`, `|---:|${GRID_ETAS.map(() => '---:').join('|')}|---:|`];
+  `| T | ${GRID_ETAS.map((e) => `η = ${e}`).join(' | ')} | learned η |`,
+  `|---:|${GRID_ETAS.map(() => '---:').join('|')}|---:|`];
   for (const row of a.cells) {
     const learned = a.learned.find((l) => l.steps === row.steps);
-    out.push(`| ${row.steps} | ${row.etas.map((c) => (c.heldOut ? `${f4(c.heldOut.mean)}${a.chosen[row.steps] === c.eta ? ' *' : ''}` : '–'))
+    const heldOut = (c) => `${f4(c.heldOut.mean)}${a.chosen[row.steps] === c.eta ? ' *' : ''}`;
+    out.push(`| ${row.steps} | ${row.etas.map((c) => (c.heldOut ? heldOut(c) : '–'))
       .join(' | ')} | ${learned ? f4(learned.heldOut.mean) : '–'} |`);
   }
   out.push('', 'Held-out RMSE, mean over seeds; * = the η chosen on the dev set for that T.', '');
@@ -167,19 +181,24 @@ export function gridReport(a, run) {
   for (const row of a.cells) {
     const l = a.learned.find((x) => x.steps === row.steps);
     out.push(`| ${row.steps} | ${row.etas.map((c) => (c.dev ? f4(c.dev.mean) : '–')).join(' / ')} | `
-      + `${l ? `${f4(l.attention.mean)} ${interval(l.attention).replace(/[+]/g, '')}` : '–'} | ${l ? `${f4(l.mlp.mean)} ${interval(l.mlp).replace(/[+]/g, '')}` : '–'} |`);
+      + `${l ? `${f4(l.attention.mean)} ${interval(l.attention).replace(/[+]/g, '')}` : '–'} | `
+      + `${l ? `${f4(l.mlp.mean)} ${interval(l.mlp).replace(/[+]/g, '')}` : '–'} |`);
   }
   out.push('', '| other model | held-out RMSE [95 % interval] |', '|---|---:|');
   for (const m of [a.standard, ...a.others].filter(Boolean)) out.push(`| ${m.name} | ${cell(m)} |`);
   out.push('', comparisonTable(a.comparisons), '');
   for (const tt of a.testTime) {
     out.push(`Test-time recursion, trained at T = ${tt.trained} (η = ${tt.eta}):`, '',
-      '| evaluated at T′ | held-out RMSE | − as trained [95 %] | steps that lowered the attention energy | MLP energy | attention entropy, first → last step |',
+      '| evaluated at T′ | held-out RMSE | − as trained [95 %] | steps that lowered the attention energy '
+        + '| MLP energy | attention entropy, first → last step |',
       '|---:|---:|---:|---|---|---|');
     for (const r of tt.rows) {
       const pct = (v) => v.map((x) => `${Math.round(100 * x)} %`).join(', ');
-      out.push(`| ${r.steps} | ${f4(r.rmse.mean)} | ${r.againstTrained ? `${signed(r.againstTrained.mean)} ${interval(r.againstTrained)}` : '(trained)'} | `
-        + `${pct(r.descended)} | ${r.mlpDescended ? pct(r.mlpDescended) : 'n/a'} | ${r.entropy[0].toFixed(3)} → ${r.entropy.at(-1).toFixed(3)} |`);
+      const against = r.againstTrained
+        ? `${signed(r.againstTrained.mean)} ${interval(r.againstTrained)}` : '(trained)';
+      out.push(`| ${r.steps} | ${f4(r.rmse.mean)} | ${against} | `
+        + `${pct(r.descended)} | ${r.mlpDescended ? pct(r.mlpDescended) : 'n/a'} | `
+        + `${r.entropy[0].toFixed(3)} → ${r.entropy.at(-1).toFixed(3)} |`);
     }
     out.push('');
   }
@@ -189,11 +208,14 @@ export function gridReport(a, run) {
 /** Markdown of the diagonal suite. */
 export function diagonalReport(a, run) {
   const s = run.header.settings;
-  const out = [`gp-descent diagonal: d = ${s.d}, ${s.heads} heads (width ${s.d / s.heads}), T = 2, η = 1/4; ${s.trainSteps} steps`, '',
-    '| dx | diagonal | parameters | held-out RMSE [95 %] | ‖d_k‖ (mean over heads) | ‖W_Q^kᵀ W_K^k‖_F | GP posterior |', '|---:|---|---:|---:|---:|---:|---:|'];
+  const out = [`gp-descent diagonal: d = ${s.d}, ${s.heads} heads (width ${s.d / s.heads}), T = 2, η = 1/4; `
+    + `${s.trainSteps} steps`, '',
+    '| dx | diagonal | parameters | held-out RMSE [95 %] | ‖d_k‖ (mean over heads) | ‖W_Q^kᵀ W_K^k‖_F '
+      + '| GP posterior |', '|---:|---|---:|---:|---:|---:|---:|'];
   for (const row of a.rows) {
     for (const m of row.models) {
-      out.push(`| ${row.dx} | ${m.diagonal} | ${m.parameters} | ${cell(m.heldOut)} | ${m.diagonal === 'none' ? '–' : m.diagNorm.toFixed(3)} | `
+      out.push(`| ${row.dx} | ${m.diagonal} | ${m.parameters} | ${cell(m.heldOut)} `
+        + `| ${m.diagonal === 'none' ? '–' : m.diagNorm.toFixed(3)} | `
         + `${m.wqkNorm.toFixed(3)} | ${f4(row.baseline.posterior)} |`);
     }
   }
@@ -210,8 +232,10 @@ export function analyseSmallEta(run, stats) {
   const byName = index(run.jobs);
   const depths = [...new Set(run.jobs.map((j) => j.steps))].filter((t) => t > 1).sort((a, b) => a - b);
   const rows = depths.map((t) => ({ steps: t,
-    small: { heldOut: summary(stats, byName, fixedName(t, 0.03125)), dev: summary(stats, byName, fixedName(t, 0.03125), 'devRmse') },
-    edge: { heldOut: summary(stats, byName, fixedName(t, 0.0625)), dev: summary(stats, byName, fixedName(t, 0.0625), 'devRmse') } }));
+    small: { heldOut: summary(stats, byName, fixedName(t, 0.03125)),
+      dev: summary(stats, byName, fixedName(t, 0.03125), 'devRmse') },
+    edge: { heldOut: summary(stats, byName, fixedName(t, 0.0625)),
+      dev: summary(stats, byName, fixedName(t, 0.0625), 'devRmse') } }));
   const comparisons = judge(depths.flatMap((t) => [
     compare(stats, byName, fixedName(t, 0.03125), fixedName(t, 0.0625), `η = 1/32 against 1/16, T = ${t}`),
     compare(stats, byName, fixedName(t, 0.03125), fixedName(1, 0.125), `T = ${t} at η = 1/32 against T = 1 at η = 1/8`),
@@ -224,7 +248,8 @@ export function smallEtaReport(a) {
   const out = ['gp-descent small-eta (exploratory): η = 1/32 beside the grid\'s edge 1/16', '',
     '| T | held-out, η = 1/32 | held-out, η = 1/16 | dev, η = 1/32 | dev, η = 1/16 |', '|---:|---:|---:|---:|---:|'];
   for (const r of a.rows) {
-    out.push(`| ${r.steps} | ${cell(r.small.heldOut)} | ${cell(r.edge.heldOut)} | ${f4(r.small.dev?.mean)} | ${f4(r.edge.dev?.mean)} |`);
+    out.push(`| ${r.steps} | ${cell(r.small.heldOut)} | ${cell(r.edge.heldOut)} | ${f4(r.small.dev?.mean)} `
+      + `| ${f4(r.edge.dev?.mean)} |`);
   }
   out.push(`| 1 (η = 1/8) | ${cell(a.reference)} | | | |`, '', comparisonTable(a.comparisons));
   return out.join('\n');

@@ -21,27 +21,32 @@ function gridSvg(a, run) {
   const h = 220;
   const top = 60;
   const byEta = GRID_ETAS.map((eta, i) => ({ label: `η = ${eta}`, color: PALETTE[i], marker: true, bars: true,
-    points: a.cells.map((row) => ({ steps: row.steps, c: row.etas.find((e) => e.eta === eta) })).filter((p) => p.c?.heldOut)
+    points: a.cells.map((row) => ({ steps: row.steps, c: row.etas.find((e) => e.eta === eta) }))
+      .filter((p) => p.c?.heldOut)
       .map(({ steps, c }) => ({ x: steps, y: c.heldOut.mean, lo: c.heldOut.ci95[0], hi: c.heldOut.ci95[1] })) }));
   byEta.push({ label: 'learned η', color: PALETTE[4], marker: true, dash: '4 2',
     points: a.learned.map((l) => ({ x: l.steps, y: l.heldOut.mean })) });
   const ref = { label: 'GP posterior', color: '#000', dash: '5 3', points: [1, 8].map((x) => ({ x, y: posterior })) };
-  const tt = a.testTime.map((t, i) => ({ label: `trained at T = ${t.trained}`, color: PALETTE[i], marker: true, bars: true,
+  const tt = a.testTime.map((t, i) => ({ label: `trained at T = ${t.trained}`, color: PALETTE[i], marker: true,
+    bars: true,
     points: t.rows.map((r) => ({ x: r.steps, y: r.rmse.mean, lo: r.rmse.ci95[0], hi: r.rmse.ci95[1] })) }));
   const last = (t) => t.rows.at(-1);
   const entropy = a.testTime.map((t, i) => ({ label: `trained at T = ${t.trained}`, color: PALETTE[i], marker: true,
     points: last(t).entropy.map((y, s) => ({ x: s + 1, y })) }));
   const body = [
-    panel({ x0: 60, y0: top, width: w, height: h, title: 'held-out RMSE against T, per η (95 %)', xLabel: 'T (steps per layer)',
+    panel({ x0: 60, y0: top, width: w, height: h, title: 'held-out RMSE against T, per η (95 %)',
+      xLabel: 'T (steps per layer)',
       yLabel: 'RMSE', xLog: true, xRange: [0, Math.log10(8)], xTicks: [1, 2, 4, 8], series: [ref, ...byEta] }),
     panel({ x0: 60 + w + 70, y0: top, width: w, height: h, title: 'test-time recursion: RMSE at T′ (95 %)',
       xLabel: 'T′ (steps at evaluation)', series: tt }),
-    panel({ x0: 60 + 2 * (w + 70), y0: top, width: w, height: h, title: `attention entropy per step at T′ = ${last(a.testTime[0]).steps}`,
+    panel({ x0: 60 + 2 * (w + 70), y0: top, width: w, height: h,
+      title: `attention entropy per step at T′ = ${last(a.testTime[0]).steps}`,
       xLabel: 'step', yLabel: 'nats', series: entropy }),
     legend(60, top + h + 50, [ref, ...byEta], { rows: 3, columnWidth: 150 }),
     legend(60 + w + 70, top + h + 50, tt),
   ].join('\n');
-  return svgDocument(60 + 3 * w + 2 * 70 + 30, top + h + 50 + 17 * 4, 'gp-descent: step size, recursion and test-time recursion', body);
+  return svgDocument(60 + 3 * w + 2 * 70 + 30, top + h + 50 + 17 * 4,
+    'gp-descent: step size, recursion and test-time recursion', body);
 }
 
 function diagonalSvg(a) {
@@ -54,19 +59,23 @@ function diagonalSvg(a) {
       .map((p) => ({ x: p.dx, y: p.m.heldOut.mean - a.rows.find((r) => r.dx === p.dx).baseline.posterior,
         lo: p.m.heldOut.ci95[0] - a.rows.find((r) => r.dx === p.dx).baseline.posterior,
         hi: p.m.heldOut.ci95[1] - a.rows.find((r) => r.dx === p.dx).baseline.posterior })) }));
-  const norms = kinds.filter((k) => k !== 'none').map((k, i) => ({ label: `‖d‖, ${k}`, color: PALETTE[i + 1], marker: true,
+  const norms = kinds.filter((k) => k !== 'none').map((k, i) => ({ label: `‖d‖, ${k}`, color: PALETTE[i + 1],
+    marker: true,
     points: a.rows.map((r) => ({ x: r.dx, y: r.models.find((m) => m.diagonal === k)?.diagNorm })) }))
     .concat([{ label: '‖W_QᵀW_K‖, shared', color: '#000', dash: '4 2', marker: true,
       points: a.rows.map((r) => ({ x: r.dx, y: r.models.find((m) => m.diagonal === 'shared')?.wqkNorm })) }]);
   const body = [
-    panel({ x0: 60, y0: top, width: w, height: h, title: 'held-out RMSE − GP posterior (95 %)', xLabel: 'input width dx',
+    panel({ x0: 60, y0: top, width: w, height: h, title: 'held-out RMSE − GP posterior (95 %)',
+      xLabel: 'input width dx',
       yLabel: 'excess RMSE', xTicks: a.rows.map((r) => r.dx), series }),
-    panel({ x0: 60 + w + 80, y0: top, width: w, height: h, title: 'size of the learned diagonal', xLabel: 'input width dx',
+    panel({ x0: 60 + w + 80, y0: top, width: w, height: h, title: 'size of the learned diagonal',
+      xLabel: 'input width dx',
       xTicks: a.rows.map((r) => r.dx), series: norms }),
     legend(60, top + h + 50, series),
     legend(60 + w + 80, top + h + 50, norms),
   ].join('\n');
-  return svgDocument(60 + 2 * w + 80 + 40, top + h + 50 + 17 * 4, 'gp-descent: the diagonal against input width (head width 8)', body);
+  return svgDocument(60 + 2 * w + 80 + 40, top + h + 50 + 17 * 4,
+    'gp-descent: the diagonal against input width (head width 8)', body);
 }
 
 // The written run keeps every number the analysis reads: the per-position probes (energies and
@@ -78,7 +87,8 @@ function slimGrid(run, analysis) {
   const jobs = run.jobs.map((j) => {
     if (!j.testTime) return j;
     const testTime = kept.has(j.name)
-      ? j.testTime.map((e) => ({ ...e, blocks: e.blocks.map((b) => ({ ...b, energyByPosition: b.energyByPosition.map(round5),
+      ? j.testTime.map((e) => ({ ...e, blocks: e.blocks.map((b) => ({ ...b,
+        energyByPosition: b.energyByPosition.map(round5),
         entropyByPosition: b.entropyByPosition.map(round5) })) }))
       : j.testTime.map((e) => ({ steps: e.steps, rmse: e.rmse }));
     return { ...j, testTime };
@@ -87,10 +97,12 @@ function slimGrid(run, analysis) {
 }
 
 function smallEtaSvg(a) {
-  const series = [['η = 1/32', 'small', PALETTE[0]], ['η = 1/16', 'edge', PALETTE[1]]].map(([label, key, color]) => ({ label, color,
-    marker: true, bars: true, points: a.rows.filter((r) => r[key].heldOut).map((r) => ({ x: r.steps, y: r[key].heldOut.mean,
+  const series = [['η = 1/32', 'small', PALETTE[0]], ['η = 1/16', 'edge', PALETTE[1]]].map(([label, key, color]) => ({
+    label, color, marker: true, bars: true,
+    points: a.rows.filter((r) => r[key].heldOut).map((r) => ({ x: r.steps, y: r[key].heldOut.mean,
       lo: r[key].heldOut.ci95[0], hi: r[key].heldOut.ci95[1] })) }));
-  series.push({ label: 'T = 1 at η = 1/8', color: '#000', dash: '5 3', points: [2, 8].map((x) => ({ x, y: a.reference.mean })) });
+  series.push({ label: 'T = 1 at η = 1/8', color: '#000', dash: '5 3',
+    points: [2, 8].map((x) => ({ x, y: a.reference.mean })) });
   const body = [panel({ x0: 60, y0: 60, width: 320, height: 220, title: 'held-out RMSE against T (95 %)', xLabel: 'T',
     yLabel: 'RMSE', xLog: true, xTicks: a.rows.map((r) => r.steps), series }), legend(60, 330, series)].join('\n');
   return svgDocument(420, 390, 'gp-descent small-eta (exploratory): a smaller step for deep recursion', body);
@@ -119,7 +131,8 @@ export async function runGpDescent(argv, { quiet = false, write = true } = {}) {
   const jobsDir = o.quick ? null : `${DEFAULT_OUT}gp-descent-${suite === 'small-eta' ? 'grid' : suite}-jobs`;
   if (jobsDir && !from) mkdirSync(jobsDir, { recursive: true });
   let run = from ? JSON.parse(readFileSync(from, 'utf8'))
-    : await runNative('gp-descent', ['--suite', suite, ...(jobsDir ? ['--jobs-dir', jobsDir] : []), ...o.args], { quiet });
+    : await runNative('gp-descent', ['--suite', suite, ...(jobsDir ? ['--jobs-dir', jobsDir] : []), ...o.args],
+      { quiet });
   const lab = await loadGateLab();
   const kit = SUITES[suite];
   let analysis = kit.analyse(run, lab.stats);

@@ -12,7 +12,8 @@ import { loadGateLab } from '../../web/lib/gatelab.js';
 import { commonOptions, pm, runNative, stat, statEach } from './native.mjs';
 import { legend, PALETTE, panel, svgDocument } from './svg-plot.mjs';
 
-const EXTRA = ['dx', 'length', 'length-scale', 'noise', 'd', 'layers', 'heads', 'hidden', 'eta', 'batch', 'lr', 'warmup', 'eval'];
+const EXTRA = ['dx', 'length', 'length-scale', 'noise', 'd', 'layers', 'heads', 'hidden', 'eta', 'batch', 'lr',
+  'warmup', 'eval'];
 
 /** Per model: { label, spec, parameters, rmse, byPosition, curve, leakZ, diverged, seconds }. */
 export function gpSummary(json) {
@@ -63,7 +64,8 @@ export function gpClaims(json, stats) {
     const seeds = [...ra.keys()].filter((s) => rb.has(s));
     if (!seeds.length) continue;
     const diffs = seeds.map((s) => ra.get(s) - rb.get(s));
-    const paired = stats && seeds.length >= 2 ? stats.paired(seeds.map((x) => ra.get(x)), seeds.map((x) => rb.get(x))) : null;
+    const paired = stats && seeds.length >= 2
+      ? stats.paired(seeds.map((x) => ra.get(x)), seeds.map((x) => rb.get(x))) : null;
     out.push({ claim, a, b, diff: stat(diffs), wins: diffs.filter((d) => d < 0).length, seeds: seeds.length, paired });
   }
   return out;
@@ -75,7 +77,8 @@ function intervalCells(c) {
   if (!c.paired) return '– | –';
   const [lo, hi] = c.paired.ci95;
   const resolved = lo > 0 || hi < 0;
-  return `[${signed(lo)}, ${signed(hi)}] | ${resolved ? (c.paired.mean < 0 ? 'a better' : 'b better') : 'not reproduced at this scale'}`;
+  const better = c.paired.mean < 0 ? 'a better' : 'b better';
+  return `[${signed(lo)}, ${signed(hi)}] | ${resolved ? better : 'not reproduced at this scale'}`;
 }
 
 /** Markdown tables: { main, byPosition, claims } (claims with 95 % intervals when stats is lab.stats). */
@@ -89,18 +92,23 @@ export function gpTables(json, stats) {
       + `${m.diverged}/${m.seeds} | ${m.leakZ.toFixed(1)} |`);
   }
   main.push(`| *GP posterior mean (optimal)* | – | ${b.posterior.toFixed(4)} | 0 | – | – |`);
-  main.push(`| *context mean* | – | ${b.contextMean.toFixed(4)} | ${(b.contextMean - b.posterior).toFixed(4)} | – | – |`);
+  main.push(`| *context mean* | – | ${b.contextMean.toFixed(4)} | ${(b.contextMean - b.posterior).toFixed(4)} `
+    + '| – | – |');
   main.push(`| *prior mean 0* | – | ${b.zero.toFixed(4)} | ${(b.zero - b.posterior).toFixed(4)} | – | – |`);
   const n = b.posteriorByPosition.length;
   const positions = [...new Set([0, 1, 2, 4, 8, 16, n - 1].filter((t) => t < n))];
   const byPosition = [`| model | ${positions.map((t) => `t = ${t}`).join(' | ')} |`,
     `|---|${positions.map(() => '---:').join('|')}|`];
-  for (const m of models) byPosition.push(`| ${m.label} | ${positions.map((t) => m.byPosition[t].mean.toFixed(3)).join(' | ')} |`);
+  for (const m of models) {
+    byPosition.push(`| ${m.label} | ${positions.map((t) => m.byPosition[t].mean.toFixed(3)).join(' | ')} |`);
+  }
   byPosition.push(`| *GP posterior* | ${positions.map((t) => b.posteriorByPosition[t].toFixed(3)).join(' | ')} |`);
   byPosition.push(`| *context mean* | ${positions.map((t) => b.contextMeanByPosition[t].toFixed(3)).join(' | ')} |`);
   const claims = ['| comparison (paired by seed) | ΔRMSE (a − b) ± sd | 95 % interval | verdict | a better in |',
     '|---|---:|---:|---|---:|'];
-  for (const c of gpClaims(json, stats)) claims.push(`| ${c.claim} | ${pm(c.diff)} | ${intervalCells(c)} | ${c.wins}/${c.seeds} seeds |`);
+  for (const c of gpClaims(json, stats)) {
+    claims.push(`| ${c.claim} | ${pm(c.diff)} | ${intervalCells(c)} | ${c.wins}/${c.seeds} seeds |`);
+  }
   return { main: main.join('\n'), byPosition: byPosition.join('\n'), claims: claims.join('\n') };
 }
 
@@ -111,24 +119,31 @@ export function gpSvg(json, title) {
   const color = (i) => PALETTE[i % PALETTE.length];
   const position = models.map((m, i) => ({ label: m.label, color: color(i),
     points: m.byPosition.map((s, t) => ({ x: t, y: s.mean })) }));
-  const refs = [{ label: 'GP posterior (optimal)', color: '#000', dash: '5 3', points: b.posteriorByPosition.map((y, t) => ({ x: t, y })) },
-    { label: 'context mean', color: '#888', dash: '2 3', points: b.contextMeanByPosition.map((y, t) => ({ x: t, y })) }];
+  const refs = [{ label: 'GP posterior (optimal)', color: '#000', dash: '5 3',
+    points: b.posteriorByPosition.map((y, t) => ({ x: t, y })) },
+  { label: 'context mean', color: '#888', dash: '2 3', points: b.contextMeanByPosition.map((y, t) => ({ x: t, y })) }];
   const curves = models.map((m, i) => ({ label: m.label, color: color(i), band: true,
-    points: m.curve.steps.map((s, k) => ({ x: s, y: m.curve.rmse[k].mean, lo: m.curve.rmse[k].mean - m.curve.rmse[k].std,
+    points: m.curve.steps.map((s, k) => ({ x: s, y: m.curve.rmse[k].mean,
+      lo: m.curve.rmse[k].mean - m.curve.rmse[k].std,
       hi: m.curve.rmse[k].mean + m.curve.rmse[k].std })) }));
   const ladder = (filter, label, c) => ({ label, color: c, marker: true, bars: true,
-    points: models.filter(filter).map((m) => ({ x: m.spec.steps, y: m.rmse.mean, lo: m.rmse.mean - m.rmse.std, hi: m.rmse.mean + m.rmse.std })) });
-  const isPlain = (diagonal) => (m) => m.spec.family === 'cem' && m.spec.diagonal === diagonal && m.spec.precond === 'none';
-  const vsT = [ladder(isPlain('shared'), 'shared diagonal', PALETTE[0]), ladder(isPlain('none'), 'no diagonal', PALETTE[1]),
+    points: models.filter(filter).map((m) => ({ x: m.spec.steps, y: m.rmse.mean, lo: m.rmse.mean - m.rmse.std,
+      hi: m.rmse.mean + m.rmse.std })) });
+  const isPlain = (diagonal) => (m) => m.spec.family === 'cem' && m.spec.diagonal === diagonal
+    && m.spec.precond === 'none';
+  const vsT = [ladder(isPlain('shared'), 'shared diagonal', PALETTE[0]),
+    ladder(isPlain('none'), 'no diagonal', PALETTE[1]),
     ladder((m) => m.spec.family === 'cem' && m.spec.precond !== 'none', 'with preconditioner', PALETTE[2]),
     { label: 'GP posterior', color: '#000', dash: '5 3', points: [1, 8].map((x) => ({ x, y: b.posterior })) }];
   const w = 330, h = 230, top = 60;
   const body = [
     panel({ x0: 60, y0: top, width: w, height: h, title: 'RMSE by context length', xLabel: 'position t (pairs seen)',
       yLabel: 'RMSE', series: [...refs, ...position] }),
-    panel({ x0: 60 + w + 70, y0: top, width: w, height: h, title: 'held-out RMSE while training (±1 sd)', xLabel: 'step',
+    panel({ x0: 60 + w + 70, y0: top, width: w, height: h, title: 'held-out RMSE while training (±1 sd)',
+      xLabel: 'step',
       series: curves }),
-    panel({ x0: 60 + 2 * (w + 70), y0: top, width: w * 0.8, height: h, title: 'final RMSE against T (±1 sd)', xLabel: 'T',
+    panel({ x0: 60 + 2 * (w + 70), y0: top, width: w * 0.8, height: h, title: 'final RMSE against T (±1 sd)',
+      xLabel: 'T',
       xLog: true, xRange: [0, Math.log10(8)], xTicks: [1, 2, 4, 8], series: vsT }),
     legend(60, top + h + 55, [...refs, ...position], { rows: 6, columnWidth: 200 }),
     legend(60 + 2 * (w + 70), top + h + 55, vsT),

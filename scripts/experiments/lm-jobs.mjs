@@ -86,7 +86,8 @@ export function chooseRates(table, sweep) {
 
 export function mainJobs(table, rates) {
   const seeds = Array.from({ length: table.settings.seeds }, (_, i) => i + 1);
-  const jobs = table.variants.flatMap((v) => seeds.map((seed) => ({ variant: v.name, phase: 'main', seed, lr: rates.get(v.name).lr })));
+  const jobs = table.variants.flatMap((v) => seeds.map((seed) => ({ variant: v.name, phase: 'main', seed,
+    lr: rates.get(v.name).lr })));
   for (const name of table.settings.longVariants) {
     for (const seed of seeds) jobs.push({ variant: name, phase: 'long', seed, lr: rates.get(name).lr });
   }
@@ -161,7 +162,8 @@ export function defaultJobsDir(experiment, study = []) {
  * were run. Timings are kept apart: they differ from run to run.
  */
 export function mergeResults(table, jobs) {
-  const order = (a, b) => a.phase.localeCompare(b.phase) || a.variant.localeCompare(b.variant) || a.seed - b.seed || a.lr - b.lr;
+  const order = (a, b) => a.phase.localeCompare(b.phase) || a.variant.localeCompare(b.variant) || a.seed - b.seed
+    || a.lr - b.lr;
   const strip = ({ timing: _timing, settings: _settings, args: _args, ...rest }) => rest;  // the table has them
   const sorted = [...jobs].sort(order);
   const sweep = sorted.filter((j) => j.phase === 'sweep').map(strip);

@@ -7,12 +7,14 @@ import { DIAL } from './mlp-lm-report.mjs';
 function meanCurve(results, name) {
   const runs = results.main.filter((j) => j.phase === 'main' && j.variant === name && !j.diverged);
   if (!runs.length) return [];
-  return runs[0].curveSteps.map((step, k) => ({ x: step, y: runs.reduce((s, r) => s + r.curveValLoss[k], 0) / runs.length }));
+  return runs[0].curveSteps.map((step, k) => ({ x: step,
+    y: runs.reduce((s, r) => s + r.curveValLoss[k], 0) / runs.length }));
 }
 
 export function mlpLmSvg(results, a) {
   const main = a.perVariant.filter((v) => v.group === 'main');
-  const curves = main.map((v, i) => ({ label: v.label, color: PALETTE[i % PALETTE.length], points: meanCurve(results, v.name),
+  const curves = main.map((v, i) => ({ label: v.label, color: PALETTE[i % PALETTE.length],
+    points: meanCurve(results, v.name),
     dash: v.kind === 'symmetric' ? '4 3' : v.symmetrize > 0 ? '1 2' : undefined }));
   const ordered = a.perVariant.filter((v) => v.loss);
   const finals = [{ label: 'final validation loss, 95 % CI', color: PALETTE[0], marker: true, bars: true, noLine: true,
@@ -30,9 +32,12 @@ export function mlpLmSvg(results, a) {
     panel({ x0: 60 + 2 * (w + 80), y0: top, width: w * 0.7, height: h, title: 'the λ dial',
       xLabel: 'symmetrize λ', series: dial, xTicks: [0, 0.25, 0.5, 0.75, 1] }),
     legend(60, top + h + 55, curves),
-    `<text x="${60 + w + 80}" y="${top + h + 55}" font-size="10">${index.map((t, i) => `<tspan x="${60 + w + 80}" dy="${i ? 13 : 0}">${t.replace(/[&<>]/g, '')}</tspan>`).join('')}</text>`,
+    `<text x="${60 + w + 80}" y="${top + h + 55}" font-size="10">`
+      + index.map((t, i) => `<tspan x="${60 + w + 80}" dy="${i ? 13 : 0}">${t.replace(/[&<>]/g, '')}</tspan>`).join('')
+      + '</text>',
   ].join('\n');
   const rows = Math.max(curves.length * 17, index.length * 13);
   return svgDocument(60 + 2 * (w + 80) + w * 0.7 + 30, top + h + 55 + rows + 10,
-    `mlp-lm: ${results.settings.steps} steps, ${results.settings.seeds} seeds, MLP budget ${results.settings.budget} per block`, body);
+    `mlp-lm: ${results.settings.steps} steps, ${results.settings.seeds} seeds, `
+      + `MLP budget ${results.settings.budget} per block`, body);
 }

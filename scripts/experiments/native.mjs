@@ -17,7 +17,8 @@ export const DEFAULT_OUT = `${ROOT}build/experiments/`;
 export function runnerPath() {
   const path = process.env.GATELAB_EXPERIMENT_BIN ?? `${ROOT}build/native/cpp/experiments/gatelab_experiment`;
   if (!existsSync(path)) {
-    throw new Error(`the native experiment runner is missing (${path}): run \`npm run build\` (bash scripts/build.sh) first`);
+    throw new Error(`the native experiment runner is missing (${path}): `
+      + 'run `npm run build` (bash scripts/build.sh) first');
   }
   return path;
 }
@@ -75,7 +76,8 @@ export function statEach(arrays) {
   return Array.from(arrays[0] ?? [], (_, i) => stat(arrays.map((a) => a[i])));
 }
 
-export const pm = (s, digits = 4) => (Number.isFinite(s.mean) ? `${s.mean.toFixed(digits)} ± ${s.std.toFixed(digits)}` : 'n/a');
+export const pm = (s, digits = 4) => (Number.isFinite(s.mean)
+  ? `${s.mean.toFixed(digits)} ± ${s.std.toFixed(digits)}` : 'n/a');
 
 /**
  * The options every paper-B experiment takes: --quick, --seeds N, --threads K, --out DIR,

@@ -21,7 +21,8 @@ export function raceTable(result) {
     const area = m.curves.trainLoss.mean.reduce((a, v) => a + v, 0) / m.curves.trainLoss.mean.length;
     // Accuracies are multiples of 1/(points · seeds): 4 decimals show their means exactly.
     lines.push(`| ${m.label} | ${m.hidden} | ${m.parameters} | ${m.learningRate} | ${pm(m.final.testAccuracy, 4)} | `
-      + `${pm(m.final.testLoss, 3)} | ${pm(m.final.trainAccuracy, 4)} | ${pm(m.final.trainLoss, 3)} | ${area.toFixed(3)} | `
+      + `${pm(m.final.testLoss, 3)} | ${pm(m.final.trainAccuracy, 4)} | ${pm(m.final.trainLoss, 3)} `
+      + `| ${area.toFixed(3)} | `
       + `${m.diverged}/${m.final.trainLoss.values.length} |`);
   }
   return lines.join('\n');
@@ -37,7 +38,8 @@ export function compactRace({ task, settings, selected, sweep }) {
     if (v instanceof Float32Array) return Array.from(v, (x) => Number(x.toPrecision(6)));
     return typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(9)) : v;
   };
-  const finalsOnly = sweep.map(({ lr, models }) => ({ lr, models: models.map(({ curves: _curves, ...rest }) => rest) }));
+  const finalsOnly = sweep.map(({ lr, models }) => ({ lr,
+    models: models.map(({ curves: _curves, ...rest }) => rest) }));
   return JSON.parse(JSON.stringify({ task, settings, selected, sweep: finalsOnly }, round));
 }
 
@@ -57,7 +59,8 @@ function raceOptions(settings, task, lr) {
 function bestPerModel(runs) {
   return runs[0].result.models.map((_, i) => {
     const candidates = runs.map(({ lr, result }) => ({ ...result.models[i], learningRate: lr }));
-    const score = (m) => (m.diverged > 0 ? 1e9 : 0) + (Number.isFinite(m.final.trainLoss.mean) ? m.final.trainLoss.mean : 1e10);
+    const score = (m) => (m.diverged > 0 ? 1e9 : 0)
+      + (Number.isFinite(m.final.trainLoss.mean) ? m.final.trainLoss.mean : 1e10);
     return candidates.reduce((best, m) => (score(m) < score(best) ? m : best));
   });
 }
@@ -74,7 +77,8 @@ export function runRace(pa, settings, task, outDir) {
     const sweep = runs.map(({ lr, result: r }) => ({ lr, models: r.models }));
     writeFileSync(join(outDir, `race-${task}.json`),
       `${JSON.stringify(compactRace({ task, settings, selected: result.models, sweep }))}\n`);
-    const lrText = settings.lrs.length > 1 ? `lr best of ${settings.lrs.join('/')} by train loss` : `lr ${settings.lrs[0]}`;
+    const lrText = settings.lrs.length > 1
+      ? `lr best of ${settings.lrs.join('/')} by train loss` : `lr ${settings.lrs[0]}`;
     const title = `${task}: ${settings.seeds} seeds, ${settings.steps} steps, ${settings.optimizer} ${lrText}, `
       + `${settings.widthRule === 'budget' ? `${settings.budget} params` : `Shazeer 2/3 of mlp ${settings.mlpHidden}`}`;
     writeFileSync(join(outDir, `race-${task}.svg`), raceSvg(result, title));

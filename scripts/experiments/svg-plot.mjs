@@ -5,7 +5,8 @@
 export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf',
   '#bcbd22', '#393b79', '#637939', '#843c39'];
 
-export const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+export const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ESCAPES[c]);
 const f = (v) => (Math.round(v * 10) / 10).toString();
 
 function ticks(lo, hi, count) {
@@ -45,9 +46,13 @@ export function panel({ x0, y0, width, height, title, xLabel, yLabel, series, xL
   for (const x of xt) {
     out.push(`<text x="${f(sx(x))}" y="${y0 + height + 13}" text-anchor="middle" font-size="10">${label(x)}</text>`);
   }
-  if (xLabel) out.push(`<text x="${x0 + width / 2}" y="${y0 + height + 28}" text-anchor="middle" font-size="11">${esc(xLabel)}</text>`);
+  if (xLabel) {
+    out.push(`<text x="${x0 + width / 2}" y="${y0 + height + 28}" text-anchor="middle" font-size="11">`
+      + `${esc(xLabel)}</text>`);
+  }
   if (yLabel) {
-    out.push(`<text transform="translate(${x0 - 36},${y0 + height / 2}) rotate(-90)" text-anchor="middle" font-size="11">${esc(yLabel)}</text>`);
+    out.push(`<text transform="translate(${x0 - 36},${y0 + height / 2}) rotate(-90)" text-anchor="middle" `
+      + `font-size="11">${esc(yLabel)}</text>`);
   }
   for (const s of series) {
     const p = s.points.filter((q) => Number.isFinite(q.y));
@@ -55,18 +60,25 @@ export function panel({ x0, y0, width, height, title, xLabel, yLabel, series, xL
     if (s.band && p.every((q) => Number.isFinite(q.lo))) {
       const upper = p.map((q) => `${f(sx(q.x))},${f(sy(q.hi))}`);
       const lower = p.map((q) => `${f(sx(q.x))},${f(sy(q.lo))}`).reverse();
-      out.push(`<polygon points="${[...upper, ...lower].join(' ')}" fill="${s.color}" fill-opacity="0.15" stroke="none"/>`);
+      out.push(`<polygon points="${[...upper, ...lower].join(' ')}" fill="${s.color}" fill-opacity="0.15" `
+        + 'stroke="none"/>');
     }
     if (s.bars) {
       for (const q of p) {
-        if (Number.isFinite(q.lo)) out.push(`<line x1="${f(sx(q.x))}" x2="${f(sx(q.x))}" y1="${f(sy(q.lo))}" y2="${f(sy(q.hi))}" stroke="${s.color}"/>`);
+        if (Number.isFinite(q.lo)) {
+          out.push(`<line x1="${f(sx(q.x))}" x2="${f(sx(q.x))}" y1="${f(sy(q.lo))}" y2="${f(sy(q.hi))}" `
+            + `stroke="${s.color}"/>`);
+        }
       }
     }
     if (p.length > 1 && !s.noLine) {
-      out.push(`<polyline points="${p.map((q) => `${f(sx(q.x))},${f(sy(q.y))}`).join(' ')}" fill="none" stroke="${s.color}" `
+      out.push(`<polyline points="${p.map((q) => `${f(sx(q.x))},${f(sy(q.y))}`).join(' ')}" fill="none" `
+        + `stroke="${s.color}" `
         + `stroke-width="${s.width ?? 1.6}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`);
     }
-    if (s.marker) for (const q of p) out.push(`<circle cx="${f(sx(q.x))}" cy="${f(sy(q.y))}" r="3.2" fill="${s.color}"/>`);
+    if (s.marker) {
+      for (const q of p) out.push(`<circle cx="${f(sx(q.x))}" cy="${f(sy(q.y))}" r="3.2" fill="${s.color}"/>`);
+    }
   }
   return out.join('\n');
 }
@@ -76,7 +88,8 @@ export function legend(x0, y, series, { rows = Infinity, columnWidth = 200 } = {
   return series.map((s, i) => {
     const yy = y + (i % rows) * 17;
     const x = x0 + Math.floor(i / rows) * columnWidth;
-    return `<line x1="${x}" x2="${x + 20}" y1="${yy - 4}" y2="${yy - 4}" stroke="${s.color}" stroke-width="3"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`
+    return `<line x1="${x}" x2="${x + 20}" y1="${yy - 4}" y2="${yy - 4}" stroke="${s.color}" stroke-width="3"`
+      + `${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`
       + `\n<text x="${x + 26}" y="${yy}" font-size="11">${esc(s.label)}</text>`;
   }).join('\n');
 }
@@ -84,5 +97,6 @@ export function legend(x0, y, series, { rows = Infinity, columnWidth = 200 } = {
 /** The whole document around panels. */
 export function svgDocument(width, height, title, body) {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">\n`
-    + `<rect width="100%" height="100%" fill="white"/>\n<text x="20" y="22" font-size="15">${esc(title)}</text>\n${body}\n</svg>\n`;
+    + `<rect width="100%" height="100%" fill="white"/>\n<text x="20" y="22" font-size="15">${esc(title)}</text>\n`
+    + `${body}\n</svg>\n`;
 }

@@ -70,15 +70,20 @@ const signed = (v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : '−'}${Math.abs(v
 export function report(a, results) {
   const s = results.settings;
   const c = a.corpus;
-  const main = ['| model | d | M | parameters | lr (from dev) | validation loss (nats/char) [95 % CI] | perplexity | bits/char | diverged |',
+  const main = ['| model | d | M | parameters | lr (from dev) | validation loss (nats/char) [95 % CI] '
+    + '| perplexity | bits/char | diverged |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const m of a.models) {
     const l = m.loss;
     main.push(`| ${m.label} | ${m.d} | ${m.hidden} | ${m.parameters} | ${m.lr}${m.atEdge ? ' (edge)' : ''} | `
-      + `${l ? `${f4(l.mean)} [${f4(l.ci95[0])}, ${f4(l.ci95[1])}]` : 'n/a'} | ${l ? Math.exp(l.mean).toFixed(3) : 'n/a'} | `
+      + `${l ? `${f4(l.mean)} [${f4(l.ci95[0])}, ${f4(l.ci95[1])}]` : 'n/a'} `
+      + `| ${l ? Math.exp(l.mean).toFixed(3) : 'n/a'} | `
       + `${l ? (l.mean / Math.LN2).toFixed(3) : 'n/a'} | ${m.diverged}/${m.seeds} |`);
   }
-  if (c) main.push(`| uniform (log V) | | | | | ${f4(c.uniform)} | | | |`, `| unigram (train frequencies) | | | | | ${f4(c.unigram)} | | | |`);
+  if (c) {
+    main.push(`| uniform (log V) | | | | | ${f4(c.uniform)} | | | |`,
+      `| unigram (train frequencies) | | | | | ${f4(c.unigram)} | | | |`);
+  }
   const rates = ['| model | rates tried: dev loss | chosen |', '|---|---|---:|'];
   for (const v of results.variants) {
     const r = results.rates[v.name];
@@ -87,7 +92,8 @@ export function report(a, results) {
   const claims = ['| comparison (first − second) | difference [95 % CI] | p | Holm p | seeds first better '
     + `| verdict (95 % interval) | after Holm (α = ${ALPHA}) |`, '|---|---:|---:|---:|---:|---|---|'];
   for (const k of a.claims) {
-    claims.push(`| ${k.claim} | ${k.diff ? `${signed(k.diff.mean)} [${signed(k.diff.ci95[0])}, ${signed(k.diff.ci95[1])}]` : 'n/a'} | `
+    const diff = k.diff ? `${signed(k.diff.mean)} [${signed(k.diff.ci95[0])}, ${signed(k.diff.ci95[1])}]` : 'n/a';
+    claims.push(`| ${k.claim} | ${diff} | `
       + `${p3(k.diff?.p)} | ${p3(k.holm)} | ${k.wins}/${k.seeds} | ${k.verdict} | `
       + `${k.survivesHolm ? 'holds' : 'not a finding'} |`);
   }
@@ -97,8 +103,11 @@ export function report(a, results) {
   ...(cem.length ? [`Every CEM model runs at one step size, η = ${s.eta}, not tuned per T: a T = 2 − T = 1 `
     + 'difference mixes the depth with the step size (docs/EXPERIMENTS.md).'] : [])];
   const samples = a.models.map((m) => `- **${m.label}**: ${JSON.stringify((m.samples[0] ?? '').slice(0, 120))}`);
-  return [`## tiny-lm: ${c ? `${c.trainChars} train / ${c.devChars} dev / ${c.validationChars} validation characters, vocabulary ${c.vocabulary}; ` : ''}`
-    + `context ${s.context}, ${s.layers} blocks, ${s.heads} heads, η = ${s.eta}; ${s.steps} steps × ${s.batch} windows; ${s.seeds} seeds`, '',
+  const corpus = c ? `${c.trainChars} train / ${c.devChars} dev / ${c.validationChars} validation characters, `
+    + `vocabulary ${c.vocabulary}; ` : '';
+  return [`## tiny-lm: ${corpus}`
+    + `context ${s.context}, ${s.layers} blocks, ${s.heads} heads, η = ${s.eta}; `
+    + `${s.steps} steps × ${s.batch} windows; ${s.seeds} seeds`, '',
   ...main, '', `### Learning rates (dev split, ${sweepText(s)})`, '', ...rates, '', '### Paired by seed', '',
   ...claims, '',
   ...notes.flatMap((n) => [n, '']),
@@ -107,19 +116,22 @@ export function report(a, results) {
 
 export function svg(results, a) {
   const dots = (test, label, color) => ({ label, color, marker: true, bars: true, noLine: true,
-    points: a.models.filter((m) => test(m) && m.loss).map((m) => ({ x: m.parameters, y: m.loss.mean, lo: m.loss.ci95[0], hi: m.loss.ci95[1] })) });
+    points: a.models.filter((m) => test(m) && m.loss)
+      .map((m) => ({ x: m.parameters, y: m.loss.mean, lo: m.loss.ci95[0], hi: m.loss.ci95[1] })) });
   const byT = [...new Set(a.models.filter((m) => m.family === 'cem').map((m) => m.steps))].sort();
   const scatter = [dots((m) => m.family === 'standard', 'Llama-style (untied)', PALETTE[0]),
     ...byT.map((t, i) => dots((m) => m.family === 'cem' && m.steps === t, `CEM tied, T = ${t}`, PALETTE[1 + i]))];
   const curves = a.models.map((m, i) => {
     const runs = results.main.filter((j) => j.phase === 'main' && j.variant === m.name && !j.diverged);
     return { label: m.label, color: PALETTE[i % PALETTE.length],
-      points: (runs[0]?.curveSteps ?? []).map((step, k) => ({ x: step, y: runs.reduce((sum, r) => sum + r.curveValLoss[k], 0) / runs.length })) };
+      points: (runs[0]?.curveSteps ?? [])
+        .map((step, k) => ({ x: step, y: runs.reduce((sum, r) => sum + r.curveValLoss[k], 0) / runs.length })) };
   });
   const w = 380, h = 240, top = 60;
   const body = [panel({ x0: 60, y0: top, width: w, height: h, title: 'validation loss against parameters (95 % CI)',
     xLabel: 'parameters', yLabel: 'nats per character', series: scatter }),
-  panel({ x0: 60 + w + 80, y0: top, width: w, height: h, title: 'validation loss while training (mean over seeds)', xLabel: 'step', series: curves }),
+  panel({ x0: 60 + w + 80, y0: top, width: w, height: h, title: 'validation loss while training (mean over seeds)',
+    xLabel: 'step', series: curves }),
   legend(60, top + h + 55, scatter), legend(60 + w + 80, top + h + 55, curves)].join('\n');
   const s = results.settings;
   return svgDocument(60 + 2 * w + 80 + 30, top + h + 55 + 17 * Math.max(scatter.length, curves.length) + 10,

@@ -24,7 +24,8 @@ test('node bench/run.mjs --quick --browser produces every row in Chromium', { ti
   assert.deepEqual(bad, [], 'every value is a positive finite number');
 });
 
-test('--only lm --browser runs the LM rows alone in Chromium and ends with the lm line', { timeout: 10 * 60 * 1000 }, () => {
+test('--only lm --browser runs the LM rows alone in Chromium and ends with the lm line',
+  { timeout: 10 * 60 * 1000 }, () => {
   const run = spawnSync(process.execPath, ['bench/run.mjs', '--quick', '--browser', '--only', 'lm'],
     { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 10 * 60 * 1000 });
   assert.equal(run.status, 0, run.stderr);

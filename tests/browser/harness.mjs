@@ -62,7 +62,8 @@ export async function openPage(browser, { viewport = { width: 1280, height: 900 
     }
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('requestfailed',
+    (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
@@ -99,7 +100,8 @@ export async function figuresSettled(page, selector = 'gatelab-exchange-plane') 
         { timeout: 60_000 });
     } catch (error) {
       const readouts = await page.evaluate((sel) => [...document.querySelectorAll(sel)]
-        .map((el) => `${el.id || el.localName}: defined=${!!el.shadowRoot} visible=${el.visible} readout=${el.readoutText}`), selector);
+        .map((el) => `${el.id || el.localName}: defined=${!!el.shadowRoot} visible=${el.visible} `
+          + `readout=${el.readoutText}`), selector);
       error.message += `\nfigures: ${readouts.join('; ')}`;
       throw error;
     }

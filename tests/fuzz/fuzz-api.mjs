@@ -54,7 +54,8 @@ export function handleMethods(handle) {
  */
 function lmHandles(lab) {
   const corpus = lab.lm.createCorpus('the gate and the key. '.repeat(60));
-  return [corpus, lab.lm.createSession({ corpus, d: 4, layers: 1, heads: 1, context: 4, batch: 1, mlp: { hidden: 3 } })];
+  return [corpus,
+    lab.lm.createSession({ corpus, d: 4, layers: 1, heads: 1, context: 4, batch: 1, mlp: { hidden: 3 } })];
 }
 
 export function seedHandles(lab) {
@@ -112,10 +113,13 @@ export async function fuzzApi(lab, { seed = 1, calls = 10000, onProgress } = {})
         if (handles.length > MAX_HANDLES) handles.splice(pinned, 1)[0].dispose();
       }
     } catch (e) {
-      if (e instanceof GateLabError && typeof e.message === 'string' && e.message.length > 0 && ERROR_CODES.includes(e.code)) {
+      const refused = e instanceof GateLabError && typeof e.message === 'string' && e.message.length > 0
+        && ERROR_CODES.includes(e.code);
+      if (refused) {
         stats.refused++;
       } else {
-        stats.failures.push({ call: i, path, error: `${e?.name} (${e?.code}): ${e?.message}`, args: args.map(describe) });
+        stats.failures.push({ call: i, path, error: `${e?.name} (${e?.code}): ${e?.message}`,
+          args: args.map(describe) });
       }
     }
     if (onProgress && i % 1000 === 0) onProgress(i, stats);

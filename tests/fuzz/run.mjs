@@ -13,7 +13,9 @@ const started = performance.now();
 const stats = await fuzzApi(lab, { seed, calls,
   onProgress: (i, s) => process.stderr.write(`\r${i}/${calls} calls, ${s.failures.length} failures`) });
 process.stderr.write('\n');
-console.log(`seed ${seed}: ${stats.calls} calls over ${stats.targets.length} API functions in ${((performance.now() - started) / 1000).toFixed(1)} s;`
-  + ` ${stats.refused} refused with GateLabError, ${stats.failures.length} failures; liveObjects ${lab.liveObjects()}, heap ${lab.heapBytes()} bytes`);
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(`seed ${seed}: ${stats.calls} calls over ${stats.targets.length} API functions in ${seconds} s;`
+  + ` ${stats.refused} refused with GateLabError, ${stats.failures.length} failures;`
+  + ` liveObjects ${lab.liveObjects()}, heap ${lab.heapBytes()} bytes`);
 for (const f of stats.failures.slice(0, 20)) console.log(JSON.stringify(f));
 process.exit(stats.failures.length || lab.liveObjects() ? 1 : 0);

@@ -12,9 +12,10 @@ export function mulberry32(seed) {
   };
 }
 
-const NUMBERS = [0, 1, 2, 3, 4, 7, 8, 16, -1, -0, 0.5, 2.5, -3.7, NaN, Infinity, -Infinity, 1e9, 2 ** 32, 4097, 1e-9, 100, 0.01];
-const STRINGS = ['', 'relu', 'silu', 'gated', 'mlp', 'symmetric', 'none', 'per-head', 'shared', 'paper', 'psd', 'spiral',
-  'xor', 'circle', 'adam', 'sgd', 'mse', 'cross_entropy', 'standard', 'cem', '<img src=x onerror=alert(1)>',
+const NUMBERS = [0, 1, 2, 3, 4, 7, 8, 16, -1, -0, 0.5, 2.5, -3.7, NaN, Infinity, -Infinity, 1e9, 2 ** 32, 4097, 1e-9,
+  100, 0.01];
+const STRINGS = ['', 'relu', 'silu', 'gated', 'mlp', 'symmetric', 'none', 'per-head', 'shared', 'paper', 'psd',
+  'spiral', 'xor', 'circle', 'adam', 'sgd', 'mse', 'cross_entropy', 'standard', 'cem', '<img src=x onerror=alert(1)>',
   'constructor', '__proto__', 'a'.repeat(300), '1', 'NaN'];
 const OPTION_NAMES = ['kind', 'activation', 'beta', 'dIn', 'hidden', 'dOut', 'rank', 'seed', 'd', 'heads', 'steps',
   'eta', 'diagonal', 'precond', 'precondRank', 'min', 'max', 'n', 'task', 'count', 'noise', 'trainFraction',

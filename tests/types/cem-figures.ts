@@ -18,4 +18,5 @@ gp.eta = 0.125;
 gp.learnEta = true;
 gp.evalSteps = 4;
 const best = gp.results?.models.map((m) => m.rmse / (gp.results?.baselines.posterior.rmse ?? 1));
-console.log(FIGURES['gatelab-gp'], best, gp.results?.models[0].rmseByPosition.length, gp.results?.models[0].stepSizes[0]);
+console.log(FIGURES['gatelab-gp'], best, gp.results?.models[0].rmseByPosition.length,
+  gp.results?.models[0].stepSizes[0]);

@@ -1,5 +1,7 @@
 // Compiled with tsc --noEmit (tests/js/cem/types.test.mjs): the lab.cem contract as a user writes it.
-import { loadGateLab, GateLabError, type CemAttention, type CemAttentionParams, type CemMlp } from '../../web/lib/gatelab.js';
+import {
+  loadGateLab, GateLabError, type CemAttention, type CemAttentionParams, type CemMlp,
+} from '../../web/lib/gatelab.js';
 
 async function main(): Promise<void> {
   const lab = await loadGateLab();
@@ -27,7 +29,8 @@ async function main(): Promise<void> {
   const path: Float32Array = att.trajectory(h, 4);
   const slope: Float32Array = att.energyGradient(h, 4, 3, new Float32Array(8));
 
-  const mlp: CemMlp = lab.cem.createMlp({ d: 8, hidden: 16, activation: 'relu', steps: 1, eta: 1, precond: 'none', seed: 3 });
+  const mlp: CemMlp = lab.cem.createMlp({ d: 8, hidden: 16, activation: 'relu', steps: 1, eta: 1, precond: 'none',
+    seed: 3 });
   const { W, U } = mlp.getParams();
   mlp.setParams({ W, U });
   const y: Float32Array = mlp.forward(h, 4);

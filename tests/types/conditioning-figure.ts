@@ -13,4 +13,5 @@ figure.addEventListener('computed', () => {
   const loss: Float32Array | undefined = swiglu?.loss.trainLoss;
   console.log(state.steps, kappa, loss, swiglu?.parameters);
 });
-console.log(FIGURES['gatelab-conditioning'], (document.querySelector('gatelab-conditioning') as GateLabConditioning).rows);
+console.log(FIGURES['gatelab-conditioning'],
+  (document.querySelector('gatelab-conditioning') as GateLabConditioning).rows);

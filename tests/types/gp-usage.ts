@@ -7,7 +7,8 @@ async function main(): Promise<void> {
   const gp: Gp = lab.gp;
   const lengthScale: number = gp.defaults.lengthScale;
   const family: 'cem' | 'standard' = gp.defaults.family;
-  const seqs: GpSequence[] = gp.sample({ dx: 2, length: 8, lengthScale: 0.3, signalVar: 1, noiseStd: 0.1, inputs: 'normal' }, 5, 3);
+  const seqs: GpSequence[] = gp.sample(
+    { dx: 2, length: 8, lengthScale: 0.3, signalVar: 1, noiseStd: 0.1, inputs: 'normal' }, 5, 3);
   const one: GpSequence[] = gp.sample();
   const seq = seqs[0];
   const x: Float32Array = seq.x;
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
   const q: GpPosterior = gp.posteriorAt({ dx: 2, length: 8 }, seq, 4, new Float32Array(6));
   // The older spelling 'per_head' still compiles (and runs), so no caller breaks.
   const options: GpModelOptions = { dx: 2, length: 8, family: 'cem', steps: 2, diagonal: 'per_head', precond: 'psd',
-    precondRank: 2, d: 16, layers: 2, heads: 2, hidden: 32, eta: 0.25, batch: 8, lr: 0.003, warmup: 20, clipNorm: 1, seed: 3 };
+    precondRank: 2, d: 16, layers: 2, heads: 2, hidden: 32, eta: 0.25, batch: 8, lr: 0.003, warmup: 20, clipNorm: 1,
+    seed: 3 };
   const session: GpSession = gp.createSession(options);
   const standard: GpSession = gp.createSession({ family: 'standard' });
   const perHead: GpSession = gp.createSession({ diagonal: 'per-head' });

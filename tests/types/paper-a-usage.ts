@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   const spectrum: Float32Array = rows[0].spectrum;
   const why: string = rows[0].explanation;
   const all: CensusRow[] = lab.census();
-  const approx: RankApproxRow[] = lab.rankApprox({ activation: 'relu', dIn: 6, hidden: 4, dOut: 2, inputs: 256, seed: 1 });
+  const approx: RankApproxRow[] = lab.rankApprox({ activation: 'relu', dIn: 6, hidden: 4, dOut: 2, inputs: 256,
+    seed: 1 });
   const error: number = approx[0].error;
   const table: RankApproxResult = lab.rankApprox({ dIn: 7 });
   const exactAt: number = table.exactAt;
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
       if (code === 'out-of-range' || code === 'invalid-type') console.log(e.argument, e.message);
     }
   }
-  console.log(kinds, labels, names, gated, swiglu, symgated, measured, spectrum, why, all, error, quadratic, weightBased, label,
-    lo, hi, sd, diff, exactAt, exact, onePerPair);
+  console.log(kinds, labels, names, gated, swiglu, symgated, measured, spectrum, why, all, error, quadratic,
+    weightBased, label, lo, hi, sd, diff, exactAt, exact, onePerPair);
 }
 void main();

@@ -7,12 +7,13 @@ async function main(): Promise<void> {
   const lab = await loadGateLab();
   const tasks: readonly string[] = lab.datasets.tasks;
   const data: Dataset = lab.datasets.make('spiral', { count: 120, noise: 0.05, trainFraction: 0.75, seed: 3 });
-  const teacher = lab.datasets.make('teacher', { teacher: { kind: 'symmetric', activation: 'tanh', hidden: 4, rank: 1 } });
+  const teacher = lab.datasets.make('teacher',
+    { teacher: { kind: 'symmetric', activation: 'tanh', hidden: 4, rank: 1 } });
   const user = lab.datasets.make('user', { points: { x: new Float32Array(8), y: new Float32Array(4) } });
 
   const options: TrainerOptions = { kind: 'gated', activation: 'silu', hidden: 8, rank: 1, seed: 5, biasFeature: true,
-    loss: 'cross_entropy', optimizer: 'adam', learningRate: 0.03, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, batchSize: 32,
-    evalEvery: 1, data: { task: 'xor', seed: 2 } };
+    loss: 'cross_entropy', optimizer: 'adam', learningRate: 0.03, beta1: 0.9, beta2: 0.999, epsilon: 1e-8,
+    batchSize: 32, evalEvery: 1, data: { task: 'xor', seed: 2 } };
   const trainer: Trainer = lab.createTrainer(options);
   const minimal: Trainer = lab.createTrainer({ kind: 'mlp' });
   const r = trainer.step(150);
@@ -50,8 +51,8 @@ async function languageModel(): Promise<void> {
   const lab = await loadGateLab();
   const corpus = lab.lm.createCorpus('the gate and the key. '.repeat(60), { devFraction: 0.05 });
   const size: number = corpus.sizes.validation;
-  const session = lab.lm.createSession({ corpus, mlp: { kind: 'gated', activation: 'silu', symmetrize: 1 }, d: 16, layers: 1,
-    heads: 2, context: 8, batch: 2, optimizer: 'adamw', learningRate: 0.004, seed: 3 });
+  const session = lab.lm.createSession({ corpus, mlp: { kind: 'gated', activation: 'silu', symmetrize: 1 }, d: 16,
+    layers: 1, heads: 2, context: 8, batch: 2, optimizer: 'adamw', learningRate: 0.004, seed: 3 });
   const losses: Float64Array = session.train(10);
   const loss: number = session.evaluate('dev', 8);
   const text: string = session.sample({ count: 20, temperature: 0.8 });

@@ -1,5 +1,7 @@
 // Compiled with tsc --noEmit (tests/js/paper-a/types.test.mjs): the lab.* contract as a user writes it.
-import { loadGateLab, GateLabError, type Layer, type NtkResult, type OrbitProbe, type TeleportResult } from '../../web/lib/gatelab.js';
+import {
+  loadGateLab, GateLabError, type Layer, type NtkResult, type OrbitProbe, type TeleportResult,
+} from '../../web/lib/gatelab.js';
 
 async function main(): Promise<void> {
   const lab = await loadGateLab({ wasmUrl: '/gatelab_wasm.wasm' });
@@ -7,7 +9,8 @@ async function main(): Promise<void> {
   const first: string = lab.activations[0];
   const info = lab.activationInfo('silu');
   const degree: number | null = info.homogeneity;
-  const layer: Layer = lab.createLayer({ kind: 'gated', activation: 'silu', dIn: 4, hidden: 8, dOut: 3, rank: 1, seed: 7 });
+  const layer: Layer = lab.createLayer({ kind: 'gated', activation: 'silu', dIn: 4, hidden: 8, dOut: 3, rank: 1,
+    seed: 7 });
   const y: Float32Array = layer.forward(new Float32Array(8), 2);
   const { Q, K, V } = layer.getParams();
   layer.setParams({ Q, K, V });

@@ -63,8 +63,13 @@ export declare class LabRunner {
     options?: RunOptions): Promise<ExchangeGaps>;
   run(task: 'exchangePlane', args: { activation: string; beta?: number; min?: number; max?: number; n?: number },
     options?: RunOptions): Promise<Float32Array>;
-  /** Paper A's tasks (paper-a-tasks.js): scaling curves, lab.rankApprox, lab.census, training one layer, race sessions. */
-  run(task: 'scalingCurves' | 'rankApprox' | 'census' | 'trainLayer' | 'raceStart' | 'raceStep' | 'raceWeights' | 'raceStop',
+  /**
+   * Paper A's tasks (paper-a-tasks.js): scaling curves, lab.rankApprox, lab.census, training one layer, race
+   * sessions.
+   */
+  run(
+    task: 'scalingCurves' | 'rankApprox' | 'census' | 'trainLayer' | 'raceStart' | 'raceStep' | 'raceWeights'
+      | 'raceStop',
     args: object, options?: RunOptions): Promise<unknown>;
   terminate(): void;
 }

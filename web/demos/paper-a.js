@@ -55,6 +55,7 @@ lm.addEventListener('ready', nameModels);  // the library's names, once it has l
 const log = document.getElementById('figure-events');
 plane.addEventListener('computed', ({ detail }) => {
   const { gated, symmetric } = detail.gaps;
-  log.textContent = `Event "computed": ${activationDisplayName(detail.state.activation)}, gated gap ${formatNumber(gated)}, `
+  log.textContent = `Event "computed": ${activationDisplayName(detail.state.activation)}, `
+    + `gated gap ${formatNumber(gated)}, `
     + `symmetric gap ${formatNumber(symmetric)}.`;
 });

@@ -43,5 +43,6 @@ energy?.addEventListener('computed', ({ detail }) => {
   const falls = energies.every((e, t) => t === 0 || e < energies[t - 1]);
   log.textContent = `Event "computed": the query's energy goes from ${formatNumber(energies[0])} to `
     + `${formatNumber(energies.at(-1))} in ${energies.length - 1} step${energies.length > 2 ? 's' : ''}, `
-    + `${falls ? 'falling at every step' : 'not always falling'}; smallest eigenvalue of P ${formatNumber(minEigenvalue)}.`;
+    + `${falls ? 'falling at every step' : 'not always falling'}; `
+    + `smallest eigenvalue of P ${formatNumber(minEigenvalue)}.`;
 });

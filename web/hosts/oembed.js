@@ -17,13 +17,17 @@ export function oembedObject(index, { tag, attributes, title, poster, height }) 
     provider_name: 'GateLab',
     provider_url: `${site}demos/`,
     title,
-    html: `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" loading="lazy" width="100%" height="${height}" `
+    html: `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" loading="lazy" width="100%" `
+      + `height="${height}" `
       + 'style="width: 100%; max-width: 100%; border: 0;"></iframe>',
     width,
     height,
     cache_age: 86400,
   };
-  if (poster) Object.assign(json, { thumbnail_url: `${site}dist/posters/${poster.file}`, thumbnail_width: poster.width, thumbnail_height: poster.height });
+  if (poster) {
+    Object.assign(json, { thumbnail_url: `${site}dist/posters/${poster.file}`, thumbnail_width: poster.width,
+      thumbnail_height: poster.height });
+  }
   return json;
 }
 
@@ -44,12 +48,14 @@ export function oembedFor(url, index) {
   const site = new URL(index.site);
   const unpinned = site.pathname.replace(/gatelab@[^/]+\/$/, '');
   const path = target.origin !== site.origin ? null : target.pathname.startsWith(site.pathname)
-    ? target.pathname.slice(site.pathname.length) : target.pathname.startsWith(unpinned) ? target.pathname.slice(unpinned.length) : null;
+    ? target.pathname.slice(site.pathname.length)
+    : target.pathname.startsWith(unpinned) ? target.pathname.slice(unpinned.length) : null;
   if (path === 'demos/frame.html') {
     const tag = target.searchParams.get('figure');
     const figure = index.figures[tag];
     if (!figure) return null;
-    const attributes = [...target.searchParams].filter(([name]) => name !== 'figure' && name !== 'controls' && name !== 'theme');
+    const attributes = [...target.searchParams]
+      .filter(([name]) => name !== 'figure' && name !== 'controls' && name !== 'theme');
     return oembedObject(index, { tag, attributes, title: figure.title, height: figure.height,
       poster: attributes.length ? null : figure.poster });
   }

@@ -1,8 +1,12 @@
 // Types of web/lib/catalogue.js, which scripts/catalogue.mjs generates from the C++ core.
 // import { NAMES, OPTIONS, LABELS } from 'gatelab/catalogue' — no wasm is loaded.
 
-/** How an option's value is read: 'name' and 'list' values come from NAMES[of]; 'object' options list theirs in OPTIONS[of]. */
-export type OptionType = 'integer' | 'number' | 'boolean' | 'name' | 'seed' | 'list' | 'floats' | 'object' | 'handle' | 'text';
+/**
+ * How an option's value is read: 'name' and 'list' values come from NAMES[of]; 'object' options list theirs in
+ * OPTIONS[of].
+ */
+export type OptionType =
+  'integer' | 'number' | 'boolean' | 'name' | 'seed' | 'list' | 'floats' | 'object' | 'handle' | 'text';
 
 export interface OptionInfo {
   readonly type: OptionType;

@@ -29,7 +29,8 @@ class GateLab {
     this.version = module._version();
     this.activations = core.activations;
     this.limits = Object.freeze({ maxLayerDim: module._maxLayerDim, maxLayerParams: module._maxLayerParams,
-      maxBatchFloats: module._maxBatchFloats, maxSwishBeta: module._maxSwishBeta, maxCurvePoints: module._maxCurvePoints });
+      maxBatchFloats: module._maxBatchFloats, maxSwishBeta: module._maxSwishBeta,
+      maxCurvePoints: module._maxCurvePoints });
     this.stats = createStats(core);
     // layerKinds, symmetry, createLayer, layerLabel, census, rankApprox, interactions
     Object.assign(this, installPaperA(core));
@@ -71,7 +72,8 @@ let shared = null;
 export async function loadGateLab(options) {
   const o = optionsOf('options', options, 'loadGateLab');
   if (o.wasmUrl !== undefined && typeof o.wasmUrl !== 'string' && !(o.wasmUrl instanceof URL)) {
-    throw new GateLabError('options.wasmUrl must be a string or URL', { argument: 'options.wasmUrl', code: 'invalid-type' });
+    throw new GateLabError('options.wasmUrl must be a string or URL',
+      { argument: 'options.wasmUrl', code: 'invalid-type' });
   }
   const module = await instantiate(o);
   return new GateLab(module);

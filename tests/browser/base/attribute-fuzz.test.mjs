@@ -33,7 +33,8 @@ describe('random attributes on every custom element', () => {
       for (const tag of tags) {
         const el = document.createElement(tag);
         host.append(el);
-        const names = [...(el.constructor.observedAttributes ?? []), 'id', 'class', 'style', 'hidden', 'onclick', 'foo'];
+        const names = [...(el.constructor.observedAttributes ?? []), 'id', 'class', 'style', 'hidden', 'onclick',
+          'foo'];
         for (let i = 0; i < 120; i++) {
           el.setAttribute(pick(names), pick(junk));
           sets++;
@@ -43,7 +44,8 @@ describe('random attributes on every custom element', () => {
       }
       await new Promise((r) => setTimeout(r, 1500));
       const injected = [...document.querySelectorAll('gatelab-figure, *')].some((n) => n.id === 'injected')
-        || tags.some((tag) => [...document.querySelectorAll(tag)].some((el) => el.shadowRoot?.querySelector('#injected, script')));
+        || tags.some((tag) => [...document.querySelectorAll(tag)]
+          .some((el) => el.shadowRoot?.querySelector('#injected, script')));
       return { tags, sets, pwned: window.pwned, injected };
     });
     assert.ok(report.tags.length >= 1, 'figures are registered');

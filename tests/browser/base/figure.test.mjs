@@ -98,7 +98,8 @@ describe('<gatelab-exchange-plane>', () => {
     const { page, context } = await openPage(session.browser);
     await page.goto(session.server.url + 'demos/csp.html');
     await figuresSettled(page);
-    const names = await page.locator(FIGURE).evaluate((el) => [...el.shadowRoot.querySelectorAll('select, input, button')]
+    const names = await page.locator(FIGURE).evaluate((el) => [
+      ...el.shadowRoot.querySelectorAll('select, input, button')]
       .filter((c) => c.checkVisibility())
       .map((c) => (c.labels?.[0]?.textContent ?? c.textContent).trim()));
     assert.ok(names.length >= 5, names.join(' | '));
@@ -110,7 +111,8 @@ describe('<gatelab-exchange-plane>', () => {
       await page.keyboard.press('Tab');
       focused.push(await page.evaluate(() => {
         const inner = document.activeElement?.shadowRoot?.activeElement;
-        return inner ? inner.tagName.toLowerCase() + (inner.type ? `:${inner.type}` : '') : document.activeElement?.tagName.toLowerCase();
+        if (!inner) return document.activeElement?.tagName.toLowerCase();
+        return inner.tagName.toLowerCase() + (inner.type ? `:${inner.type}` : '');
       }));
     }
     assert.ok(focused.includes('select:select-one'), focused.join(','));
@@ -142,7 +144,8 @@ describe('<gatelab-exchange-plane>', () => {
     const wasmFetches = await page.evaluate(() => performance.getEntriesByType('resource')
       .filter((e) => e.name.endsWith('.wasm')).length);
     assert.equal(wasmFetches, 1, 'one shared wasm module per page');
-    const labs = await page.evaluate(() => new Set([...document.querySelectorAll('gatelab-exchange-plane')].map((el) => el.lab)).size);
+    const labs = await page.evaluate(
+      () => new Set([...document.querySelectorAll('gatelab-exchange-plane')].map((el) => el.lab)).size);
     assert.equal(labs, 1);
     assert.deepEqual(problems, []);
     await context.close();
@@ -196,7 +199,8 @@ describe('<gatelab-exchange-plane>', () => {
       }
       el.n = 32;
       await el.settled();
-      return { state, after, thrown, n: el.n, attr: el.getAttribute('n'), html: el.shadowRoot.innerHTML.includes('<img') };
+      return { state, after, thrown, n: el.n, attr: el.getAttribute('n'),
+        html: el.shadowRoot.innerHTML.includes('<img') };
     });
     assert.deepEqual(result.state, { activation: 'silu', beta: 1, min: -3, max: 3, n: 64, symmetrize: 0, seed: 1 });
     assert.equal(result.after, 'silu', 'an unknown activation falls back once the library knows the list');

@@ -34,7 +34,8 @@ describe('theming and layout', () => {
     const light = await backgrounds(page);
     const lightPixels = await canvasStats(page);
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForFunction(([sel, before]) => getComputedStyle(document.querySelector(sel)).backgroundColor !== before,
+    await page.waitForFunction(
+      ([sel, before]) => getComputedStyle(document.querySelector(sel)).backgroundColor !== before,
       [FIGURE, light.figure]);
     await figuresSettled(page);
     const dark = await backgrounds(page);

@@ -21,7 +21,8 @@ function focused(page) {
   return page.evaluate(() => {
     const inner = document.activeElement?.shadowRoot?.activeElement;
     const name = inner && (inner.id.replace(/^gatelab-share-\d+-/, '') || inner.title || inner.textContent);
-    return inner ? [inner.tagName.toLowerCase(), name, !!inner.closest('dialog')] : [document.activeElement?.tagName.toLowerCase()];
+    if (!inner) return [document.activeElement?.tagName.toLowerCase()];
+    return [inner.tagName.toLowerCase(), name, !!inner.closest('dialog')];
   });
 }
 
@@ -31,7 +32,8 @@ async function openShare(page) {
   await page.keyboard.press('Enter');
   await page.locator(`${TAG} dialog[open]`).waitFor();
   return page.locator(TAG).evaluate((el) => Object.fromEntries(
-    [...el.shadowRoot.querySelectorAll('dialog textarea')].map((t) => [t.id.replace(/^gatelab-share-\d+-/, ''), t.value])));
+    [...el.shadowRoot.querySelectorAll('dialog textarea')]
+      .map((t) => [t.id.replace(/^gatelab-share-\d+-/, ''), t.value])));
 }
 
 describe('Share / Embed', () => {
@@ -50,7 +52,8 @@ describe('Share / Embed', () => {
     const fields = await openShare(page);
     const dialog = await page.locator(TAG).evaluate((el) => {
       const d = el.shadowRoot.querySelector('dialog');
-      return { modal: d.matches(':modal'), name: el.shadowRoot.getElementById(d.getAttribute('aria-labelledby'))?.textContent,
+      return { modal: d.matches(':modal'),
+        name: el.shadowRoot.getElementById(d.getAttribute('aria-labelledby'))?.textContent,
         labels: [...d.querySelectorAll('textarea')].map((t) => t.labels[0]?.textContent) };
     });
     assert.equal(dialog.modal, true);
@@ -68,9 +71,12 @@ describe('Share / Embed', () => {
     }
     assert.ok(seen.has('Copy the iframe snippet') && seen.has('Close'), [...seen].join(', '));
     const pinned = `${session.server.url}gatelab@${VERSION}/`;
-    assert.ok(fields.script.startsWith(`<script type="module" src="${pinned}dist/gatelab.embed.js"></script>`), fields.script);
+    assert.ok(fields.script.startsWith(`<script type="module" src="${pinned}dist/gatelab.embed.js"></script>`),
+      fields.script);
     assert.match(fields.script, /<gatelab-exchange-plane activation="tanh" seed="3">/);
-    assert.match(fields.iframe, new RegExp(`^<iframe src="${pinned.replace(/[.?]/g, '\\$&')}demos/frame\\.html\\?figure=gatelab-exchange-plane&amp;activation=tanh&amp;seed=3"`));
+    const escaped = pinned.replace(/[.?]/g, '\\$&');
+    assert.match(fields.iframe, new RegExp(`^<iframe src="${escaped}demos/frame\\.html`
+      + '\\?figure=gatelab-exchange-plane&amp;activation=tanh&amp;seed=3"'));
     assert.match(fields.iframe, / title="GateLab: [^"]+" loading="lazy" width="100%"/);
     assert.match(fields.permalink, new RegExp(`^${pinned.replace(/[.?]/g, '\\$&')}demos/frame\\.html\\?figure=`));
     assert.match(fields.poster,
@@ -78,7 +84,8 @@ describe('Share / Embed', () => {
     assert.match(fields.poster, / style="max-width:100%;height:auto" /);
     await page.keyboard.press('Escape');
     assert.equal(await page.locator(`${TAG} dialog[open]`).count(), 0);
-    assert.deepEqual((await focused(page)).slice(0, 2), ['button', 'Share or embed this figure in its current state'], 'focus is back on the Share button');
+    assert.deepEqual((await focused(page)).slice(0, 2), ['button', 'Share or embed this figure in its current state'],
+      'focus is back on the Share button');
     assert.deepEqual(problems, []);
     await context.close();
   });
@@ -86,8 +93,10 @@ describe('Share / Embed', () => {
   it('the iframe URL and the script snippet reproduce the same picture', async () => {
     // A post with the one-file embed in a 600 px column, without the site's own theme.
     const post = (body) => ({ body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Post</title>
-<link rel="icon" href="/demos/favicon.svg"></head><body style="margin:0"><div style="width:600px">${body}</div></body></html>` });
-    routes['/post/original.html'] = post(`<script type="module" src="/dist/gatelab.embed.js"></script><${TAG} seed="3"></${TAG}>`);
+<link rel="icon" href="/demos/favicon.svg"></head><body style="margin:0">\
+<div style="width:600px">${body}</div></body></html>` });
+    routes['/post/original.html'] = post(
+      `<script type="module" src="/dist/gatelab.embed.js"></script><${TAG} seed="3"></${TAG}>`);
     const viewport = { width: 600, height: 2000 };
     const { page, context, problems } = await openPage(session.browser, { viewport });
     await page.goto(session.server.url + 'post/original.html');
@@ -194,7 +203,8 @@ describe('Share / Embed', () => {
     const pinned = `${session.server.url}gatelab@${VERSION}/`;
     assert.ok(permalink.startsWith(`${pinned}demos/paper-a.html#`), permalink);
     const hash = new URLSearchParams(new URL(permalink).hash.slice(1));
-    assert.deepEqual([hash.get('scaling.alpha'), hash.get('scaling.activation'), hash.get('scaling.seed')], ['2.5', 'gelu', '1']);
+    assert.deepEqual([hash.get('scaling.alpha'), hash.get('scaling.activation'), hash.get('scaling.seed')],
+      ['2.5', 'gelu', '1']);
     await context.close();
     const again = await openPage(session.browser);
     await again.page.goto(permalink);
@@ -211,7 +221,8 @@ describe('Share / Embed', () => {
 
   it('an iframe on a host page grows to the height the frame posts (frame-host.js)', async () => {
     const src = `${session.server.url}gatelab@${VERSION}/demos/frame.html?figure=${TAG}&activation=gelu&seed=2`;
-    routes['/post/iframe.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Post</title>
+    routes['/post/iframe.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8">\
+<title>Post</title>
 <link rel="icon" href="/demos/favicon.svg"></head><body><h1>Iframe</h1>
 <iframe src="${src}" title="GateLab" loading="lazy" width="100%" height="150" style="width: 100%; border: 0;"></iframe>
 <script async src="${session.server.url}gatelab@${VERSION}/hosts/frame-host.js"></script></body></html>` };
@@ -236,14 +247,17 @@ describe('Share / Embed', () => {
     await figuresSettled(page, TAG);
     const look = await page.locator(TAG).evaluate((el) => {
       const [r, g, b] = el.shadowRoot.querySelector('canvas').getContext('2d').getImageData(1, 1, 1, 1).data;
-      return { luminance: 0.2126 * r + 0.7152 * g + 0.0722 * b, controls: el.shadowRoot.querySelector('.controls').checkVisibility(),
-        seed: el.seed, bogus: el.hasAttribute('bogus'), oembed: document.querySelector('link[type="application/json+oembed"]')?.href ?? null };
+      return { luminance: 0.2126 * r + 0.7152 * g + 0.0722 * b,
+        controls: el.shadowRoot.querySelector('.controls').checkVisibility(),
+        seed: el.seed, bogus: el.hasAttribute('bogus'),
+        oembed: document.querySelector('link[type="application/json+oembed"]')?.href ?? null };
     });
     assert.ok(look.luminance < 60, `dark background (${look.luminance})`);
     assert.deepEqual([look.controls, look.seed, look.bogus, look.oembed], [false, 4, false, null]);
     await page.goto(`${session.server.url}demos/frame.html?figure=${TAG}`);
     await figuresSettled(page, TAG);
-    assert.match(await page.locator('link[type="application/json+oembed"]').getAttribute('href'), /\/dist\/oembed\/gatelab-exchange-plane\.json$/);
+    assert.match(await page.locator('link[type="application/json+oembed"]').getAttribute('href'),
+      /\/dist\/oembed\/gatelab-exchange-plane\.json$/);
     await page.goto(`${session.server.url}demos/frame.html?figure=gatelab-nope`);
     assert.match(await page.locator('.frame-note').textContent(), /No GateLab figure is called "gatelab-nope"/);
     assert.deepEqual(problems, []);

@@ -4,7 +4,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSession, canvasStats, screenshotPath } from '../harness.mjs';
-import { assertDrawn, cornerLuminance, exportAll, figurePage, hashParams, overflow, pressOnSelect, settled } from './fixture.mjs';
+import {
+  assertDrawn, cornerLuminance, exportAll, figurePage, hashParams, overflow, pressOnSelect, settled,
+} from './fixture.mjs';
 
 describe('<gatelab-rank>', () => {
   const TAG = 'gatelab-rank';
@@ -15,7 +17,8 @@ describe('<gatelab-rank>', () => {
   after(() => session?.close());
 
   it('the error falls with r and vanishes at r* ≤ d; the rows are lab.rankApprox’s; the slider moves r', async () => {
-    const { page, context, problems } = await figurePage(session, `<${TAG} d-in="6" activation="silu" seed="2"></${TAG}>`, TAG);
+    const { page, context, problems } = await figurePage(session,
+      `<${TAG} d-in="6" activation="silu" seed="2"></${TAG}>`, TAG);
     await assertDrawn(page, TAG);
     const rows = await page.locator(TAG).evaluate((el) => el.rows);
     // §A6: r pairs keep r positive and r negative eigenvalues, so a generic d = 6 layer is exact
@@ -26,7 +29,9 @@ describe('<gatelab-rank>', () => {
     for (let i = 1; i < rows.length; i++) assert.ok(rows[i].error < rows[i - 1].error);
     assert.ok(rows.at(-1).error < 1e-5 && rows.at(-1).exact);
     assert.ok(rows.slice(0, -1).every((r) => !r.exact));
-    for (const r of rows) assert.ok(r.energy >= r.onePerPairEnergy - 1e-6, 'the best truncation keeps at least the one-per-pair energy');
+    for (const r of rows) {
+      assert.ok(r.energy >= r.onePerPairEnergy - 1e-6, 'the best truncation keeps at least the one-per-pair energy');
+    }
     assert.ok(rows.at(-1).onePerPairError > 1e-3, 'one eigenvalue per pair is not yet exact at r*');
     assert.equal(rows[0].parameters, 4 * (2 * 6 + 2), 'rank 1: a gated MLP’s count m(2d + dOut)');
     const direct = await page.evaluate(async () => {
@@ -41,7 +46,8 @@ describe('<gatelab-rank>', () => {
     await page.keyboard.press('ArrowRight');
     await settled(page, TAG);
     assert.equal(await page.locator(TAG).getAttribute('rank'), '3');
-    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText), /^Rank r = 3 of d = 6.*exact from r = \d on/);
+    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText),
+      /^Rank r = 3 of d = 6.*exact from r = \d on/);
     const after = await canvasStats(page, TAG);
     assert.notEqual(after[0].hash, before[0].hash);
     assert.notEqual(after[1].hash, before[1].hash);
@@ -68,7 +74,8 @@ describe('<gatelab-rank>', () => {
     await page.locator(TAG).screenshot({ path: screenshotPath('paper-a-rank-320-dark') });
     const out = await exportAll(page, TAG);
     const lines = out.csv.trim().split(/\r\n/);
-    assert.equal(lines[0], 'rank,relative_error,energy_kept,one_per_pair_error,one_per_pair_energy_kept,exact,parameters,flops_per_token');
+    assert.equal(lines[0],
+      'rank,relative_error,energy_kept,one_per_pair_error,one_per_pair_energy_kept,exact,parameters,flops_per_token');
     assert.equal(lines.length, exactAt + 1);
     assert.equal(lines.at(-1).split(',')[5], '1', 'the last row is exact');
     assert.deepEqual(problems, []);
@@ -141,7 +148,8 @@ describe('<gatelab-interactions>', () => {
     assert.ok(w.weightBased.exchangeGap < 1e-6, 'both layers have the same sym(B)');
     for (let i = 0; i < 3; i++) {
       for (let j = 0; j < 3; j++) {
-        assert.ok(Math.abs(w.swapped.raw[i * 3 + j] - w.weightBased.raw[j * 3 + i]) < 1e-5, 'swapping Q and K transposes B');
+        assert.ok(Math.abs(w.swapped.raw[i * 3 + j] - w.weightBased.raw[j * 3 + i]) < 1e-5,
+          'swapping Q and K transposes B');
       }
     }
     assert.equal(w.weightBased.exact, true);
@@ -157,7 +165,8 @@ describe('<gatelab-interactions>', () => {
     assert.match(probe, /^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/);
     assert.ok((await hashParams(page)).get('ia.probe'), 'the pinned point is in the URL');
     const local = await page.locator(TAG).evaluate((el) => el.interactions.local);
-    assert.ok(Math.abs(local.quadratic - local.output) < 1e-4 * (1 + Math.abs(local.output)), `${local.quadratic} vs ${local.output}`);
+    assert.ok(Math.abs(local.quadratic - local.output) < 1e-4 * (1 + Math.abs(local.output)),
+      `${local.quadratic} vs ${local.output}`);
     assert.match(await page.locator(`${TAG} [part~="probe"]`).textContent(), /\(pinned\): x·M·xᵀ = .*\(exact\)/);
     const out = await exportAll(page, TAG, { json: true });
     assert.match(out.csv, /^matrix,row,column,value\r\nraw,x,x,/);

@@ -86,7 +86,8 @@ describe('<gatelab-conditioning>', () => {
     assert.equal(direct.first, results[3].kappa.value[0]);
     assert.equal(direct.last, results[3].kappa.value.at(-1));
     const readout = await page.locator(TAG).evaluate((el) => el.readoutText);
-    assert.ok(readout.includes(`SwiGLU (${results[3].hidden} units, 168 parameters): κ ${direct.shown} at step 0`), readout);
+    assert.ok(readout.includes(`SwiGLU (${results[3].hidden} units, 168 parameters): κ ${direct.shown} at step 0`),
+      readout);
     assert.match(readout, /Lowest train loss at step \d+: .+; at step 240: /);
 
     // Keyboard: the task select moves to the next task and the runs start again on it.

@@ -25,15 +25,18 @@ describe('<gatelab-conservation>', () => {
     const last = r.rates.length - 1;
     for (const name of ['reglu', 'bilinear', 'symmetric']) {
       assert.ok(r.drift[name][last] < r.drift[name][0], `${name}: ${r.drift[name][0]} → ${r.drift[name][last]}`);
-      assert.ok(r.drift[name][last] < 0.2 * r.drift[name][0], `${name} falls about as η: ${Object.values(r.drift[name])}`);
+      assert.ok(r.drift[name][last] < 0.2 * r.drift[name][0],
+        `${name} falls about as η: ${Object.values(r.drift[name])}`);
     }
-    assert.ok(r.drift.swiglu[last] > 10 * r.drift.reglu[last], `SwiGLU keeps drifting: ${Object.values(r.drift.swiglu)}`);
+    assert.ok(r.drift.swiglu[last] > 10 * r.drift.reglu[last],
+      `SwiGLU keeps drifting: ${Object.values(r.drift.swiglu)}`);
     // The same run rebuilt on the page: ReGLU at the smallest step.
     const direct = await page.evaluate(async ([eta, steps]) => {
       const { sharedLab } = await import('/components/base/shared-lab.js');
       const lab = await sharedLab();
       const t = lab.createTrainer({ kind: 'gated', activation: 'relu', hidden: 6, seed: 1, loss: 'cross_entropy',
-        optimizer: 'sgd', learningRate: eta, batchSize: 0, evalEvery: steps, data: { task: 'circle', count: 200, noise: 0.1, seed: 1 } });
+        optimizer: 'sgd', learningRate: eta, batchSize: 0, evalEvery: steps,
+        data: { task: 'circle', count: 200, noise: 0.1, seed: 1 } });
       t.step(steps);
       const drift = t.balanceDrift();
       t.dispose();
@@ -43,8 +46,10 @@ describe('<gatelab-conservation>', () => {
     assert.equal(r.trace.balance[0].length, 6, 'one balance per unit');
     const law = page.locator(`${TAG} p.law`);
     assert.equal(await law.isVisible(), true);
-    assert.match(await law.textContent(), /gradient flow .* never changes any unit's balance .*SwiGLU has no such symmetry/);
-    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText), /ReGLU [\d.]+( × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)? → [\d.]+/);
+    assert.match(await law.textContent(),
+      /gradient flow .* never changes any unit's balance .*SwiGLU has no such symmetry/);
+    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText),
+      /ReGLU [\d.]+( × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)? → [\d.]+/);
     assert.deepEqual(problems, []);
     await context.close();
   });

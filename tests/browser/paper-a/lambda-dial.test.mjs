@@ -107,7 +107,8 @@ describe('the λ dial', () => {
     assert.deepEqual(await dial(page, TAG), { value: '1', shown: '1', disabled: false, note: false });
     const gaps = await el.evaluate((e) => e.gaps);
     assert.equal(gaps.gated, 0);
-    assert.match(await el.evaluate((e) => e.readoutText), /\(gated: symgated \(SiLU\); symmetric: symmetric \(SiLU\)\): gated 0, symmetric /);
+    assert.match(await el.evaluate((e) => e.readoutText),
+      /\(gated: symgated \(SiLU\); symmetric: symmetric \(SiLU\)\): gated 0, symmetric /);
     const plane = () => el.evaluate((e) => e.toCSV().trim().split(/\r\n/).slice(1)
       .filter((l) => l.startsWith('plane,')).map((l) => Math.abs(Number(l.split(',')[3]))));
     assert.equal(Math.max(...await plane()), 0, 'at λ = 1 the swap changes nothing anywhere on the plane');
@@ -125,7 +126,8 @@ describe('the λ dial', () => {
     const scaled = await plane();
     const worst = Math.max(...g.map((v, i) => Math.abs(scaled[i] - (1 - lambda) * v)));
     assert.ok(worst < 1e-5 * Math.max(...g), `the plane is (1 − λ)·g (worst ${worst})`);
-    assert.match(await el.evaluate((e) => e.readoutText), new RegExp(`\\(gated: SwiGLU, λ = ${lambda}; symmetric: symmetric \\(SiLU\\)\\): gated \\d`));
+    assert.match(await el.evaluate((e) => e.readoutText),
+      new RegExp(`\\(gated: SwiGLU, λ = ${lambda}; symmetric: symmetric \\(SiLU\\)\\): gated \\d`));
     assert.deepEqual(problems, []);
     await context.close();
   });

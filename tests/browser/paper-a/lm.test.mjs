@@ -30,11 +30,14 @@ async function assertNative(results) {
     assert.deepEqual(run.curveSteps, job.curveSteps, name);
     assert.deepEqual(run.curveValLoss, job.curveValLoss, `${name}: validation curve bit for bit`);
     assert.deepEqual(run.curveTrainLoss.map(nine), job.curveTrainLoss, `${name}: train losses`);
-    assert.equal(nine(Math.fround(run.initRms)), job.initRms, `${name}: initial MLP output RMS (a float in the session)`);
+    assert.equal(nine(Math.fround(run.initRms)), job.initRms,
+      `${name}: initial MLP output RMS (a float in the session)`);
     assert.equal(run.parameters, job.parameters);
     assert.deepEqual(run.diagnostics.map((blocks) => blocks.map((b) => nine(b.antisymmetricShare))),
       job.diagnostics.map((blocks) => blocks.map((b) => b.antisymmetricShare)), `${name}: antisymmetric shares`);
-    if (run.sample?.temperature === 0.8 && run.sample.step === results.steps) assert.equal(run.sample.text, job.sample, `${name}: sample`);
+    if (run.sample?.temperature === 0.8 && run.sample.step === results.steps) {
+      assert.equal(run.sample.text, job.sample, `${name}: sample`);
+    }
   }
 }
 
@@ -57,7 +60,8 @@ describe('<gatelab-lm>', () => {
     ...options } = {}) {
     const opened = reload ?? await openPage(session.browser, options);
     if (cores && !reload) {
-      await opened.context.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), cores);
+      await opened.context.addInitScript(
+        (n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), cores);
     }
     if (noWorker && !reload) await opened.context.addInitScript(() => delete globalThis.Worker);
     if (reload) await opened.page.reload();
@@ -85,10 +89,14 @@ describe('<gatelab-lm>', () => {
     assert.ok(r.runs.every((x) => x.initRms === r.runs.find((y) => y.seed === x.seed && y.model === 'swiglu').initRms),
       'every variant of a seed starts from SwiGLU\'s MLP output RMS');
     await assertNative(r);
-    for (const x of r.runs) assert.ok(x.curveValLoss.at(-1) < r.corpus.baselines.unigram, `${x.model} learns below the unigram`);
+    for (const x of r.runs) {
+      assert.ok(x.curveValLoss.at(-1) < r.corpus.baselines.unigram, `${x.model} learns below the unigram`);
+    }
     assert.ok(r.throughput.charsPerSecond > 0 && r.throughput.runs.every((x) => x.charsPerSecond > 0));
     assert.match(await page.locator(TAG).evaluate((el) => el.readoutText),
-      /^Step 150 of 150 \(2 seeds per model, 3 workers\)\. Validation loss at step 150, nats per character, mean of 2 seeds: SwiGLU 2\.\d{3}, symgated \(SiLU\) 2\.\d{3}, MLP \(GELU\) 2\.\d{3}\. .+ is ahead: /);
+      new RegExp(String.raw`^Step 150 of 150 \(2 seeds per model, 3 workers\)\. `
+        + String.raw`Validation loss at step 150, nats per character, mean of 2 seeds: `
+        + String.raw`SwiGLU 2\.\d{3}, symgated \(SiLU\) 2\.\d{3}, MLP \(GELU\) 2\.\d{3}\. .+ is ahead: `));
     for (const canvas of await canvasStats(page, TAG)) assert.ok(canvas.distinctColors > 8, 'every canvas drew');
     assert.equal(await page.locator(`${TAG} .sample`).count(), 3);
     await page.locator(TAG).screenshot({ path: screenshotPath('gatelab-lm') });
@@ -114,10 +122,13 @@ describe('<gatelab-lm>', () => {
     assert.equal(gap.mean, paired.mean);
     assert.deepEqual(gap.ci95, paired.ci95);
     const readout = await page.locator(TAG).evaluate((el) => el.readoutText);
-    assert.match(readout, new RegExp(`${r.standings.leader.replace(/[()]/g, '\\$&')} is ahead: \\d\\.\\d{3} below .+ \\(paired 95 % interval −?\\d\\.\\d{3} to −?\\d\\.\\d{3}`));
+    const leader = r.standings.leader.replace(/[()]/g, '\\$&');
+    assert.match(readout, new RegExp(`${leader} is ahead: \\d\\.\\d{3} below .+ `
+      + '\\(paired 95 % interval −?\\d\\.\\d{3} to −?\\d\\.\\d{3}'));
     const files = await exportAll(page, TAG, { json: true });
     const lines = files.csv.trim().split('\r\n');
-    assert.equal(lines[0], 'model,label,seed,step,val_loss,train_loss,antisymmetric_share_block1,antisymmetric_share_block2,exchange_gap_block1,exchange_gap_block2');
+    assert.equal(lines[0], 'model,label,seed,step,val_loss,train_loss,antisymmetric_share_block1,'
+      + 'antisymmetric_share_block2,exchange_gap_block1,exchange_gap_block2');
     assert.equal(lines.length, 1 + 6 * 2, 'a row per run and curve point');
     assert.equal(files.json.runs.length, 6);
     assert.deepEqual(files.json.runs.map((x) => x.curveValLoss), r.runs.map((x) => x.curveValLoss));
@@ -131,7 +142,8 @@ describe('<gatelab-lm>', () => {
     const { page, context, problems } = opened;
     const figure = page.locator(TAG);
     await figure.scrollIntoViewIfNeeded();
-    await page.waitForFunction((tag) => document.querySelector(tag).results?.stepsDone >= 100, TAG, { timeout: 60_000 });
+    await page.waitForFunction((tag) => document.querySelector(tag).results?.stepsDone >= 100, TAG,
+      { timeout: 60_000 });
     await figure.locator('button', { hasText: /^Pause$/ }).click();
     await settled(page, TAG);
     const before = await results(page);
@@ -140,21 +152,25 @@ describe('<gatelab-lm>', () => {
     const pausedAt = Math.min(...before.runs.map((x) => x.stepsDone));
     assert.ok(pausedAt >= 100 && pausedAt < 300, `paused at ${pausedAt}`);
     await page.waitForTimeout(400);
-    assert.deepEqual((await results(page)).runs.map((x) => x.stepsDone), before.runs.map((x) => x.stepsDone), 'no step while paused');
+    assert.deepEqual((await results(page)).runs.map((x) => x.stepsDone), before.runs.map((x) => x.stepsDone),
+      'no step while paused');
 
     await lmPage(markup, { reload: opened });
     const resumed = await results(page);
     assert.equal(resumed.resumedAt, pausedAt);
     assert.equal(resumed.finished, true);
-    assert.match(await figure.evaluate((el) => el.readoutText), new RegExp(`^Resumed from the checkpoint at step ${pausedAt} saved in this browser\\.`));
-    assert.ok(resumed.runs.every((x, i) => x.curveSteps.slice(0, before.runs[i].curveSteps.length).join() === before.runs[i].curveSteps.join()));
+    assert.match(await figure.evaluate((el) => el.readoutText),
+      new RegExp(`^Resumed from the checkpoint at step ${pausedAt} saved in this browser\\.`));
+    assert.ok(resumed.runs.every((x, i) => x.curveSteps.slice(0, before.runs[i].curveSteps.length).join()
+      === before.runs[i].curveSteps.join()));
     await assertNative(resumed);
 
     await figure.locator('button', { hasText: /^Start over$/ }).click();
     await settled(page, TAG);
     const again = await results(page);
     assert.equal(again.resumedAt, 0, '"Start over" forgets the checkpoints');
-    assert.deepEqual(again.runs.map((x) => x.curveValLoss), resumed.runs.map((x) => x.curveValLoss), 'and trains the same curves');
+    assert.deepEqual(again.runs.map((x) => x.curveValLoss), resumed.runs.map((x) => x.curveValLoss),
+      'and trains the same curves');
 
     await figure.evaluate((el) => el.setAttribute('seed', '5'));
     await settled(page, TAG);
@@ -186,8 +202,8 @@ describe('<gatelab-lm>', () => {
 
     // A long run: it trains on screen, stops off screen and in a hidden tab, and goes on after.
     await figure.evaluate((el) => el.setAttribute('steps', '4000'));
-    const progressed = (from) => page.waitForFunction(([tag, s]) => document.querySelector(tag).results?.stepsDone > s, [TAG, from],
-      { timeout: 60_000 });
+    const progressed = (from) => page.waitForFunction(
+      ([tag, s]) => document.querySelector(tag).results?.stepsDone > s, [TAG, from], { timeout: 60_000 });
     const stillAfter = async (ms) => {
       await page.waitForTimeout(ms);
       const a = (await results(page)).runs.map((x) => x.stepsDone);
@@ -221,7 +237,8 @@ describe('<gatelab-lm>', () => {
     await context.close();
   });
 
-  it('works from the one-tag embed (its own worker) and without workers (on the page), with the same curves', async () => {
+  it('works from the one-tag embed (its own worker) and without workers (on the page), with the same curves',
+    async () => {
     const markup = `<${TAG} models="symgated-relu,ffn-relu" seeds="1" seed="9" steps="50"></${TAG}>`;
     for (const [url, noWorker, mode] of [['demos/embed.html', false, 'worker'], ['demos/csp.html', true, 'main']]) {
       const { page, context, problems, requests } = await lmPage(markup, { url, noWorker });
@@ -229,7 +246,8 @@ describe('<gatelab-lm>', () => {
       assert.deepEqual(r.modes, [mode], url);
       assert.equal(r.finished, true);
       await assertNative(r);
-      assert.equal(requests.filter((u) => u.endsWith('/dist/lm-text.txt')).length, 1, 'the text, once, from beside the module');
+      assert.equal(requests.filter((u) => u.endsWith('/dist/lm-text.txt')).length, 1,
+        'the text, once, from beside the module');
       assert.deepEqual(problems, []);
       await context.close();
     }
@@ -237,7 +255,8 @@ describe('<gatelab-lm>', () => {
 
   it('fits 320 px and follows dark mode', async () => {
     const markup = `<${TAG} models="swiglu,symgated-silu,ffn-gelu,glu" seeds="1" steps="50"></${TAG}>`;
-    const { page, context, problems } = await lmPage(markup, { viewport: { width: 320, height: 700 }, colorScheme: 'dark' });
+    const { page, context, problems } = await lmPage(markup,
+      { viewport: { width: 320, height: 700 }, colorScheme: 'dark' });
     const o = await overflow(page, TAG);
     assert.deepEqual([o.page, o.figure, o.parts], [0, 0, 0], JSON.stringify(o));
     assert.ok(await cornerLuminance(page, TAG) < 60, 'dark background');

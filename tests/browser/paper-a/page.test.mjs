@@ -37,11 +37,14 @@ describe('demos/paper-a.html', () => {
     assert.deepEqual([...new Set(tags)].sort(), [...FIGURES].sort());
     for (let i = 0; i < tags.length; i++) {
       const stats = await canvasStats(page, ALL, i);
-      for (const canvas of stats) assert.ok(canvas.distinctColors > 8, `${tags[i]} drew (${canvas.distinctColors} colours)`);
+      for (const canvas of stats) {
+        assert.ok(canvas.distinctColors > 8, `${tags[i]} drew (${canvas.distinctColors} colours)`);
+      }
     }
     const readouts = await page.evaluate((sel) => [...document.querySelectorAll(sel)].map((el) => el.readoutText), ALL);
     for (const text of readouts) assert.doesNotMatch(text, /could not be computed|Loading…/);
-    const wasm = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length);
+    const wasm = await page.evaluate(
+      () => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length);
     assert.equal(wasm, 1, 'one module for every figure of the page');
     await page.screenshot({ path: screenshotPath('demos_paper-a_html'), fullPage: true });
     assert.deepEqual(problems, []);
@@ -100,7 +103,8 @@ describe('demos/paper-a.html', () => {
       const section = await page.evaluate(() => {
         const h2 = document.getElementById('why-gating');
         const parts = [];
-        for (let el = h2.nextElementSibling; el && el.localName !== 'h2' && el.localName !== 'footer'; el = el.nextElementSibling) {
+        const inSection = (el) => el && el.localName !== 'h2' && el.localName !== 'footer';
+        for (let el = h2.nextElementSibling; inSection(el); el = el.nextElementSibling) {
           parts.push(el);
         }
         return {
@@ -146,7 +150,9 @@ describe('demos/paper-a.html', () => {
     assert.ok(layout.scrollWidth <= 320, `page is ${layout.scrollWidth} px wide`);
     for (const figure of layout.figures) {
       assert.ok(figure.left >= 0 && figure.right <= 320, `${figure.tag} spans ${figure.left}..${figure.right}`);
-      for (const [left, right] of figure.parts) assert.ok(left >= figure.left - 0.5 && right <= figure.right + 0.5, figure.tag);
+      for (const [left, right] of figure.parts) {
+        assert.ok(left >= figure.left - 0.5 && right <= figure.right + 0.5, figure.tag);
+      }
     }
     await page.screenshot({ path: screenshotPath('320px-demos_paper-a_html'), fullPage: true });
     assert.deepEqual(problems, []);

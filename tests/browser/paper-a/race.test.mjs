@@ -22,15 +22,18 @@ describe('<gatelab-race>', () => {
   after(() => session?.close());
 
   it('trains (the loss goes down) and gives the same curves as lab.createTrainer and lab.race in Node', async () => {
-    const markup = `<${TAG} task="xor" steps="200" seeds="2" seed="3" learning-rate="0.03" models="mlp:relu,gated:silu,gated:identity"></${TAG}>`;
+    const markup = `<${TAG} task="xor" steps="200" seeds="2" seed="3" learning-rate="0.03" `
+      + `models="mlp:relu,gated:silu,gated:identity"></${TAG}>`;
     const { page, context, problems } = await figurePage(session, markup, TAG);
     const results = await page.locator(TAG).evaluate((el) => {
       const r = el.results;
       // Typed arrays survive evaluate() as plain objects; send arrays.
-      const plain = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v) : v]));
+      const plain = (o) => Object.fromEntries(Object.entries(o)
+        .map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v) : v]));
       return { finished: r.finished, stepsDone: r.stepsDone, models: r.models.map((m) => ({
         label: m.label, hidden: m.hidden, parameters: m.parameters, options: m.options,
-        curves: Object.fromEntries(Object.entries(m.curves).map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v) : plain(v)])),
+        curves: Object.fromEntries(Object.entries(m.curves)
+          .map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v) : plain(v)])),
         runs: m.runs.map((run) => plain(run.records)) })) };
     });
     assert.equal(results.finished, true);
@@ -51,7 +54,9 @@ describe('<gatelab-race>', () => {
         trainer.step(200);
         const history = trainer.history();
         trainer.dispose();
-        for (const name of ['step', ...METRICS]) assert.deepEqual(m.runs[s][name], Array.from(history[name]), `${m.label} seed ${s} ${name}`);
+        for (const name of ['step', ...METRICS]) {
+          assert.deepEqual(m.runs[s][name], Array.from(history[name]), `${m.label} seed ${s} ${name}`);
+        }
       });
     }
     // Over seeds: the figure's bands equal lab.race() with the same settings.
@@ -64,23 +69,27 @@ describe('<gatelab-race>', () => {
       assert.deepEqual(got.curves.step, Array.from(expected.curves.step));
       for (const metric of METRICS) {
         for (const stat of ['mean', 'std', 'min', 'max']) {
-          assert.deepEqual(got.curves[metric][stat], Array.from(expected.curves[metric][stat]), `${expected.label} ${metric} ${stat}`);
+          assert.deepEqual(got.curves[metric][stat], Array.from(expected.curves[metric][stat]),
+            `${expected.label} ${metric} ${stat}`);
         }
       }
     });
     const stats = await canvasStats(page, TAG);
     for (const canvas of stats) assert.ok(canvas.distinctColors > 8, 'every canvas drew');
     assert.match(await page.locator(TAG).evaluate((el) => el.readoutText),
-      /^After 200 steps on xor \(2 seeds, seed 3\), test accuracy \(mean ± std\): MLP \(ReLU\) 0\.\d{3} ± 0\.\d{3}, SwiGLU/);
+      new RegExp(String.raw`^After 200 steps on xor \(2 seeds, seed 3\), test accuracy \(mean ± std\): `
+        + String.raw`MLP \(ReLU\) 0\.\d{3} ± 0\.\d{3}, SwiGLU`));
     assert.equal(await page.locator(`${TAG} .results tbody tr`).count(), 3);
     assert.deepEqual(problems, []);
     await context.close();
   });
 
   it('races symmetrised models ("gated:silu:1") under the library\'s names, as lab.race does', async () => {
-    const markup = `<${TAG} task="xor" steps="40" seeds="1" seed="2" models="gated:silu,gated:silu:1,mlp:relu:0.5"></${TAG}>`;
+    const markup = `<${TAG} task="xor" steps="40" seeds="1" seed="2" `
+      + `models="gated:silu,gated:silu:1,mlp:relu:0.5"></${TAG}>`;
     const { page, context, problems } = await figurePage(session, markup, TAG);
-    const results = await page.locator(TAG).evaluate((el) => ({ finished: el.results.finished, models: el.results.models.map((m) => ({
+    const results = await page.locator(TAG).evaluate((el) => ({ finished: el.results.finished,
+      models: el.results.models.map((m) => ({
       label: m.label, symmetrize: m.symmetrize, lambdas: m.options.map((o) => o.symmetrize),
       testLoss: Array.from(m.curves.testLoss.mean) })) }));
     assert.equal(results.finished, true);
@@ -89,7 +98,9 @@ describe('<gatelab-race>', () => {
       [['SwiGLU', 0, [0]], ['symgated (SiLU)', 1, [1]]]);
     const race = lab.race({ data: { task: 'xor', seed: 2 }, seed: 2, steps: 40, seeds: 1,
       models: [{ kind: 'gated', activation: 'silu' }, { kind: 'gated', activation: 'silu', symmetrize: 1 }] });
-    race.models.forEach((expected, i) => assert.deepEqual(results.models[i].testLoss, Array.from(expected.curves.testLoss.mean)));
+    race.models.forEach((expected, i) => {
+      assert.deepEqual(results.models[i].testLoss, Array.from(expected.curves.testLoss.mean));
+    });
     assert.deepEqual(problems, []);
     await context.close();
   });
@@ -97,7 +108,8 @@ describe('<gatelab-race>', () => {
   it('your own points: drawn with the pointer and the keyboard, or pasted as CSV, and trained on', async () => {
     const { page, context, problems } = await figurePage(session,
       `<${TAG} task="user" steps="60" seeds="1" models="gated:silu,mlp:relu"></${TAG}>`, TAG);
-    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText), /Draw at least 4 points of both classes \(you have 0\)/);
+    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText),
+      /Draw at least 4 points of both classes \(you have 0\)/);
     const data = page.locator(`${TAG} canvas.data`);
     // Two +1 points by pointer, then two −1 points by keyboard (C switches the class). Each click
     // goes through the locator: it scrolls the canvas into view and aims at where it is now.
@@ -120,14 +132,17 @@ describe('<gatelab-race>', () => {
     await settled(page, TAG);
     assert.equal((await page.locator(TAG).evaluate((el) => el.userPoints)).length, 3);
     // Paste CSV: a header, six rows (one junk), scaled to fit.
-    await page.locator(`${TAG} textarea`).fill('x,y,label\n3,0,1\n-3,0,-1\n0,3,1\n0,-3,0\nfoo,bar,1\n1.5,1.5,1\n-1.5,-1.5,-1');
+    await page.locator(`${TAG} textarea`)
+      .fill('x,y,label\n3,0,1\n-3,0,-1\n0,3,1\n0,-3,0\nfoo,bar,1\n1.5,1.5,1\n-1.5,-1.5,-1');
     await page.locator(`${TAG} button`, { hasText: 'Use pasted points' }).click();
     await settled(page, TAG);
     const pasted = await page.locator(TAG).evaluate((el) => el.userPoints);
     assert.equal(pasted.length, 6);
     assert.ok(pasted.every((p) => Math.abs(p.x) <= 1.5 && Math.abs(p.y) <= 1.5));
-    assert.match(await page.locator(`${TAG} .editor`).textContent(), /Using 6 pasted points \(2 rows skipped; scaled by 0\.475/);
-    const r = await page.locator(TAG).evaluate((el) => ({ finished: el.results.finished, n: el.results.models[0].options[0].data.points.y.length }));
+    assert.match(await page.locator(`${TAG} .editor`).textContent(),
+      /Using 6 pasted points \(2 rows skipped; scaled by 0\.475/);
+    const r = await page.locator(TAG).evaluate((el) => ({ finished: el.results.finished,
+      n: el.results.models[0].options[0].data.points.y.length }));
     assert.deepEqual(r, { finished: true, n: 6 });
     assert.deepEqual(problems, []);
     await context.close();
@@ -135,16 +150,18 @@ describe('<gatelab-race>', () => {
 
   it('a divergence is detected and explained in words, and nothing is drawn as NaN', async () => {
     const { page, context, problems } = await figurePage(session,
-      `<${TAG} task="xor" noise="0.05" loss="mse" optimizer="sgd" learning-rate="50" steps="100" seeds="2" seed="3" models="gated:relu2,gated:silu"></${TAG}>`, TAG);
+      `<${TAG} task="xor" noise="0.05" loss="mse" optimizer="sgd" learning-rate="50" steps="100" seeds="2" seed="3" `
+        + `models="gated:relu2,gated:silu"></${TAG}>`, TAG);
     const summary = await page.locator(TAG).evaluate((el) => ({
       readout: el.readoutText,
       runs: el.results.models.map((m) => m.runs.map((run) => run.divergence?.message ?? null)),
-      finite: el.results.models.every((m) => Object.values(m.curves).every((c) => (ArrayBuffer.isView(c) ? [c] : Object.values(c))
-        .every((a) => a.every(Number.isFinite)))),
+      finite: el.results.models.every((m) => Object.values(m.curves)
+        .every((c) => (ArrayBuffer.isView(c) ? [c] : Object.values(c)).every((a) => a.every(Number.isFinite)))),
     }));
     assert.ok(summary.runs[0].every(Boolean), 'gated ReLU² diverged in every run');
     assert.match(summary.runs[0][0], /the learning rate 50 is too large for this model; try <= \d/);
-    assert.match(summary.readout, /gated \(ReLU²\): 2 of 2 runs diverged \(.*learning rate 50 is too large.*\); the library rolled each back/);
+    assert.match(summary.readout,
+      /gated \(ReLU²\): 2 of 2 runs diverged \(.*learning rate 50 is too large.*\); the library rolled each back/);
     assert.equal(summary.finite, true, 'the curves hold the last good values, never NaN');
     assert.match(await page.locator(`${TAG} .results td.diverged`).first().textContent(), /2 of 2 runs diverged/);
     assert.deepEqual(problems, []);
@@ -153,9 +170,11 @@ describe('<gatelab-race>', () => {
 
   it('fits 320 px in dark mode; controls, attributes and the URL agree; exports PNG, CSV and JSON', async () => {
     const { page, context, problems } = await figurePage(session, `<${TAG} id="race" url-state></${TAG}>`, TAG,
-      { viewport: { width: 320, height: 700 }, colorScheme: 'dark', hash: '#race.steps=100&race.seeds=1&race.models=gated:silu,mlp:relu&race.task=circle' });
+      { viewport: { width: 320, height: 700 }, colorScheme: 'dark',
+        hash: '#race.steps=100&race.seeds=1&race.models=gated:silu,mlp:relu&race.task=circle' });
     const el = page.locator(TAG);
-    assert.deepEqual(await el.evaluate((e) => [e.task, e.steps, e.seeds, e.models]), ['circle', 100, 1, 'gated:silu,mlp:relu']);
+    assert.deepEqual(await el.evaluate((e) => [e.task, e.steps, e.seeds, e.models]),
+      ['circle', 100, 1, 'gated:silu,mlp:relu']);
     const fit = await overflow(page, TAG);
     assert.deepEqual([fit.page, fit.figure, fit.parts], [0, 0, 0], JSON.stringify(fit));
     assert.ok(await cornerLuminance(page, TAG, 1) < 60, 'dark canvas');

@@ -5,7 +5,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSession, canvasStats, screenshotPath } from '../harness.mjs';
-import { assertDrawn, cornerLuminance, exportAll, figurePage, hashParams, overflow, pressOnSelect, settled } from './fixture.mjs';
+import {
+  assertDrawn, cornerLuminance, exportAll, figurePage, hashParams, overflow, pressOnSelect, settled,
+} from './fixture.mjs';
 
 describe('<gatelab-exchange>', () => {
   const TAG = 'gatelab-exchange';
@@ -17,9 +19,11 @@ describe('<gatelab-exchange>', () => {
 
   it('swapping Q and K changes a gated SiLU picture and leaves the symmetric one; gaps are the library’s', async () => {
     const { page, context, problems } = await figurePage(session,
-      `<${TAG} id="g" kind="gated" activation="silu" seed="3"></${TAG}><${TAG} id="s" kind="symmetric" activation="silu" seed="3"></${TAG}>`, TAG);
+      `<${TAG} id="g" kind="gated" activation="silu" seed="3"></${TAG}>`
+        + `<${TAG} id="s" kind="symmetric" activation="silu" seed="3"></${TAG}>`, TAG);
     await assertDrawn(page, TAG, 0);
-    const gaps = await page.evaluate(() => ({ g: document.getElementById('g').result.gap, s: document.getElementById('s').result.gap }));
+    const gaps = await page.evaluate(
+      () => ({ g: document.getElementById('g').result.gap, s: document.getElementById('s').result.gap }));
     assert.ok(gaps.g > 0.05, `gated gap ${gaps.g}`);
     assert.ok(gaps.s < 1e-5, `symmetric gap ${gaps.s}`);
     // The same number straight from the library, on the same plane.
@@ -30,7 +34,8 @@ describe('<gatelab-exchange>', () => {
       const { n, extent } = el.state;
       const layer = lab.createLayer({ ...el.weights().options });
       const x = new Float32Array(n * n * 3);
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) x.set([-extent + (2 * extent * i) / (n - 1), -extent + (2 * extent * j) / (n - 1), 1], (i * n + j) * 3);
+      const at = (k) => -extent + (2 * extent * k) / (n - 1);
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) x.set([at(i), at(j), 1], (i * n + j) * 3);
       const gap = lab.symmetry.exchangeGap(layer, x, n * n);
       layer.dispose();
       return gap;
@@ -53,7 +58,8 @@ describe('<gatelab-exchange>', () => {
       return csv.every(([, , a, b]) => Math.abs(a - b) <= 1e-6 * (1 + Math.abs(a)));
     });
     assert.ok(planes, 'symmetric: f(K,Q) = f(Q,K) at every point of the plane');
-    assert.equal(sAfter[1].hash, sBefore[1].hash, 'symmetric: the difference panel stays zero ' + JSON.stringify([sBefore, sAfter]));
+    assert.equal(sAfter[1].hash, sBefore[1].hash,
+      'symmetric: the difference panel stays zero ' + JSON.stringify([sBefore, sAfter]));
     assert.match(await page.locator('#s').evaluate((el) => el.readoutText), /changes nothing, whatever σ/);
     assert.deepEqual(problems, []);
     await context.close();
@@ -80,7 +86,8 @@ describe('<gatelab-exchange>', () => {
 
   it('fits 320 px in dark mode, mirrors its state to the URL and exports PNG, CSV and JSON', async () => {
     const { page, context, problems } = await figurePage(session, `<${TAG} id="ex" url-state></${TAG}>`, TAG,
-      { viewport: { width: 320, height: 700 }, colorScheme: 'dark', hash: '#ex.activation=relu&ex.seed=5&ex.exchanged=true' });
+      { viewport: { width: 320, height: 700 }, colorScheme: 'dark',
+        hash: '#ex.activation=relu&ex.seed=5&ex.exchanged=true' });
     const el = page.locator(TAG);
     assert.deepEqual(await el.evaluate((e) => [e.activation, e.seed, e.exchanged]), ['relu', 5, true]);
     const fit = await overflow(page, TAG);
@@ -124,7 +131,8 @@ describe('<gatelab-scaling>', () => {
     const negative = await page.locator(TAG).evaluate((el) => el.gaps);
     assert.ok(negative.gated.relu > 0.1, `ReLU at α = −2: ${negative.gated.relu}`);
     assert.ok(negative.gated.identity < 1e-5);
-    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText), /keeps the symmetry for α > 0 and loses it for α < 0/);
+    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText),
+      /keeps the symmetry for α > 0 and loses it for α < 0/);
     const after = await canvasStats(page, TAG);
     assert.notEqual(after[1].hash, before[1].hash, 'the bars changed');
     // The curves are the library's: one point checked against lab.symmetry.scalingGap directly.

@@ -42,8 +42,10 @@ describe('<gatelab-teleport>', () => {
     assert.equal(orbit.supported, true);
     const losses = Object.values(orbit.orbit.loss);
     const norms = Object.values(orbit.orbit.gradNorm);
-    assert.ok(losses.every((l) => near(l, orbit.here.loss, 1e-4)), `flat loss: ${Math.min(...losses)} … ${Math.max(...losses)}`);
-    assert.ok(Math.max(...norms) > 1.2 * Math.min(...norms), `‖∇L‖ moves: ${Math.min(...norms)} … ${Math.max(...norms)}`);
+    assert.ok(losses.every((l) => near(l, orbit.here.loss, 1e-4)),
+      `flat loss: ${Math.min(...losses)} … ${Math.max(...losses)}`);
+    assert.ok(Math.max(...norms) > 1.2 * Math.min(...norms),
+      `‖∇L‖ moves: ${Math.min(...norms)} … ${Math.max(...norms)}`);
     const next = Object.values(orbit.orbit.nextLoss);
     assert.ok(Math.max(...next) - Math.min(...next) > 1e-4, 'the next step’s loss moves');
 
@@ -54,13 +56,15 @@ describe('<gatelab-teleport>', () => {
     assert.equal(await page.locator(TAG).getAttribute('c'), '10');
     const moved = (await result(page)).orbit;
     assert.ok(near(moved.at.loss, moved.here.loss, 1e-4), `${moved.at.loss} vs ${moved.here.loss}`);
-    assert.ok(Math.abs(moved.at.gradNorm - moved.here.gradNorm) > 1e-3 * moved.here.gradNorm, 'the gradient norm changed');
+    assert.ok(Math.abs(moved.at.gradNorm - moved.here.gradNorm) > 1e-3 * moved.here.gradNorm,
+      'the gradient norm changed');
     // The same trainer, rebuilt on the page, gives the library's numbers bit for bit.
     const direct = await page.evaluate(async () => {
       const { sharedLab } = await import('/components/base/shared-lab.js');
       const lab = await sharedLab();
       const t = lab.createTrainer({ kind: 'gated', activation: 'relu', hidden: 6, seed: 1, loss: 'cross_entropy',
-        optimizer: 'sgd', learningRate: 0.3, batchSize: 0, evalEvery: 1, data: { task: 'xor', count: 200, noise: 0.1, seed: 1 } });
+        optimizer: 'sgd', learningRate: 0.3, batchSize: 0, evalEvery: 1,
+        data: { task: 'xor', count: 200, noise: 0.1, seed: 1 } });
       t.step(40);
       const factors = new Float32Array(6).fill(1);
       factors[0] = 10;
@@ -76,7 +80,8 @@ describe('<gatelab-teleport>', () => {
 
   it('Teleport lowers or keeps what it aims at, as the library reports, and keeps the loss', async () => {
     const { page, context, problems } = await figurePage(session,
-      `<${TAG} id="g" goal="gradient" steps="40" seeds="1"></${TAG}><${TAG} id="s" steps="40" seeds="1"></${TAG}>`, TAG);
+      `<${TAG} id="g" goal="gradient" steps="40" seeds="1"></${TAG}>`
+        + `<${TAG} id="s" steps="40" seeds="1"></${TAG}>`, TAG);
     const before = { g: (await result(page, 'g')).orbit, s: (await result(page, 's')).orbit };
     for (const id of ['g', 's']) {
       const button = page.locator(`#${id} button`, { hasText: /^Teleport/ });
@@ -91,12 +96,14 @@ describe('<gatelab-teleport>', () => {
     }
     const g = (await result(page, 'g')).orbit;
     const [jump] = g.jumps;
-    assert.ok(jump.gradNormAfter <= jump.gradNormBefore * (1 + 1e-6), `‖∇L‖ ${jump.gradNormBefore} → ${jump.gradNormAfter}`);
+    assert.ok(jump.gradNormAfter <= jump.gradNormBefore * (1 + 1e-6),
+      `‖∇L‖ ${jump.gradNormBefore} → ${jump.gradNormAfter}`);
     assert.ok(near(jump.lossAfter, jump.lossBefore, 1e-4), `loss ${jump.lossBefore} → ${jump.lossAfter}`);
     assert.equal(jump.gradNormBefore, before.g.here.gradNorm);
     assert.equal(g.here.gradNorm, jump.gradNormAfter);
     const s = (await result(page, 's')).orbit;
-    assert.ok(s.here.nextLoss <= before.s.here.nextLoss * (1 + 1e-6), `next ${before.s.here.nextLoss} → ${s.here.nextLoss}`);
+    assert.ok(s.here.nextLoss <= before.s.here.nextLoss * (1 + 1e-6),
+      `next ${before.s.here.nextLoss} → ${s.here.nextLoss}`);
     assert.match(await page.locator('#g').evaluate((el) => el.readoutText), /After 1 teleport: loss .* ‖∇L‖/);
     // Back returns to the trained point.
     await page.locator('#g button', { hasText: 'Back' }).click();
@@ -107,7 +114,8 @@ describe('<gatelab-teleport>', () => {
   });
 
   it('SwiGLU has no orbit: the figure says why and the library refuses; 320 px dark', async () => {
-    const { page, context, problems } = await figurePage(session, `<${TAG} layer="swiglu" steps="40" seeds="1"></${TAG}>`,
+    const { page, context, problems } = await figurePage(session,
+      `<${TAG} layer="swiglu" steps="40" seeds="1"></${TAG}>`,
       TAG, { viewport: { width: 320, height: 700 }, colorScheme: 'dark' });
     const { orbit, race } = await result(page);
     assert.equal(orbit.supported, false);

@@ -27,7 +27,8 @@ describe('<gatelab-energy>', () => {
     // The figure's energies are the library's: recompute them in the page through lab.cem.
     const check = await page.locator(TAG).evaluate(async (el) => {
       const { createPlaneAttention, parseTokens } = await import('/components/paper-b/cem-kit.js');
-      const att = createPlaneAttention(el.lab, { heads: 1, steps: 3, eta: 1.5, beta: 0, diagonal: 'none', precond: 'none', seed: 4 });
+      const att = createPlaneAttention(el.lab, { heads: 1, steps: 3, eta: 1.5, beta: 0, diagonal: 'none',
+        precond: 'none', seed: 4 });
       const h = parseTokens(el.tokens);
       const trace = att.energyTrace(h, 4);
       att.dispose();
@@ -64,8 +65,8 @@ describe('<gatelab-energy>', () => {
       '<gatelab-energy heads="2" diagonal="per-head" precond="paper"></gatelab-energy>', TAG);
     const check = await page.locator(TAG).evaluate(async (el) => {
       const { parseTokens } = await import('/components/paper-b/cem-kit.js');
-      const att = el.lab.cem.createAttention({ d: 2, heads: 2, steps: 3, eta: 1.5, diagonal: 'per-head', precond: 'paper',
-        precondRank: 1, seed: 4 });
+      const att = el.lab.cem.createAttention({ d: 2, heads: 2, steps: 3, eta: 1.5, diagonal: 'per-head',
+        precond: 'paper', precondRank: 1, seed: 4 });
       att.drawParams(['diag', 'precond.U', 'precond.V'], { seed: 4, scale: 0.7 });
       const h = parseTokens(el.tokens);
       const gradient = att.energyGradient(h, 4, 3, h.slice(6, 8));
@@ -132,8 +133,10 @@ describe('<gatelab-energy>', () => {
     assert.equal(o.canvases, 0, 'canvases inside the figure');
     const [r, g, b] = await pixelAt(page, TAG, 1, 0.98, 0.02);
     assert.ok(r + g + b < 150, `dark background (${r}, ${g}, ${b})`);
-    const controls = await page.locator(TAG).evaluate((el) => [...el.shadowRoot.querySelectorAll('select, input, button')]
-      .filter((c) => c.checkVisibility()).map((c) => ({ name: (c.labels?.[0]?.textContent ?? c.textContent).trim(),
+    const controls = await page.locator(TAG).evaluate((el) => [
+      ...el.shadowRoot.querySelectorAll('select, input, button')]
+      .filter((c) => c.checkVisibility())
+      .map((c) => ({ name: (c.labels?.[0]?.textContent ?? c.textContent).trim(),
         right: c.getBoundingClientRect().right })));
     for (const c of controls) {
       assert.ok(c.name.length > 0, 'every control has an accessible name');
@@ -166,7 +169,8 @@ describe('<gatelab-energy>', () => {
       el.setAttribute('precond', 'spd');
     });
     await settled(page, TAG);
-    const fallback = await page.locator(TAG).evaluate((el) => ({ heads: el.heads, tokens: el.tokens, precond: el.precond }));
+    const fallback = await page.locator(TAG)
+      .evaluate((el) => ({ heads: el.heads, tokens: el.tokens, precond: el.precond }));
     assert.deepEqual(fallback, { heads: 1, tokens: '-1.6,1.1 1.4,1.5 0.9,-1.5 0.4,0.7', precond: 'none' });
     assert.ok(warnings.some((w) => /heads="3" is not an integer in 1..2/.test(w)), warnings.join('\n'));
     const thrown = await page.locator(TAG).evaluate((el) => {

@@ -28,7 +28,8 @@ export function settled(page, tag) {
 export function pixelAt(page, tag, index, fx, fy) {
   return page.evaluate(([sel, i, x, y]) => {
     const canvas = document.querySelector(sel).shadowRoot.querySelectorAll('canvas')[i];
-    const data = canvas.getContext('2d').getImageData(Math.floor(canvas.width * x), Math.floor(canvas.height * y), 1, 1).data;
+    const data = canvas.getContext('2d')
+      .getImageData(Math.floor(canvas.width * x), Math.floor(canvas.height * y), 1, 1).data;
     return [data[0], data[1], data[2]];
   }, [tag, index, fx, fy]);
 }

@@ -30,7 +30,8 @@ describe('<gatelab-gp>', () => {
     const results = await page.locator(TAG).evaluate((el) => {
       const r = el.results;
       return { stepsDone: r.stepsDone, posterior: r.baselines.posterior.rmse,
-        models: r.models.map((m) => ({ steps: m.steps, parameters: m.parameters, rmse: m.rmse, byPosition: Array.from(m.rmseByPosition) })) };
+        models: r.models.map((m) => ({ steps: m.steps, parameters: m.parameters, rmse: m.rmse,
+          byPosition: Array.from(m.rmseByPosition) })) };
     });
     assert.equal(results.stepsDone, 40);
     assert.deepEqual(results.models.map((m) => m.steps), [1, 2, 4, 8]);
@@ -49,7 +50,8 @@ describe('<gatelab-gp>', () => {
     }
     for (const canvas of await canvasStats(page, TAG)) assert.ok(canvas.distinctColors > 6, 'every canvas drew');
     assert.match(await page.locator(TAG).evaluate((el) => el.readoutText),
-      /^Step 40 of 40\. Held-out RMSE on 32 sequences: T = 1 [\d.]+, T = 2 [\d.]+, T = 4 [\d.]+, T = 8 [\d.]+; exact GP posterior/);
+      new RegExp(String.raw`^Step 40 of 40\. Held-out RMSE on 32 sequences: `
+        + String.raw`T = 1 [\d.]+, T = 2 [\d.]+, T = 4 [\d.]+, T = 8 [\d.]+; exact GP posterior`));
     await page.locator(TAG).screenshot({ path: screenshotPath('gatelab-gp') });
     assert.deepEqual(problems, []);
     await context.close();
@@ -135,7 +137,8 @@ describe('<gatelab-gp>', () => {
     assert.equal(third[1].hash, after[1].hash, 'the held-out RMSE panel does not depend on the shown sequence');
     const csv = await figure.evaluate((el) => el.toCSV());
     const series = new Set(csv.split('\n').slice(1).map((line) => line.split(',')[0]));
-    for (const name of ['y', 'posterior_mean', 'posterior_variance', 'context_mean', 'prediction', 'rmse', 'train_mse']) {
+    const names = ['y', 'posterior_mean', 'posterior_variance', 'context_mean', 'prediction', 'rmse', 'train_mse'];
+    for (const name of names) {
       assert.ok(series.has(name), name);
     }
     assert.equal(csv.split('\n').filter((l) => l.startsWith('prediction,8,')).length, 8);
@@ -144,7 +147,8 @@ describe('<gatelab-gp>', () => {
     await context.close();
   });
 
-  it('eta reaches the sessions; eval-steps re-evaluates without retraining; learn-eta learns η; all by keyboard', async () => {
+  it('eta reaches the sessions; eval-steps re-evaluates without retraining; learn-eta learns η; all by keyboard',
+    async () => {
     const markup = `<${TAG} length="8" train-steps="10" seed="2" eta="0.125"></${TAG}>`;
     const { page, context, problems } = await figurePage(session, markup, TAG);
     const figure = page.locator(TAG);
@@ -170,7 +174,8 @@ describe('<gatelab-gp>', () => {
     const read = () => figure.evaluate((el) => {
       const r = el.results;
       return { stepsDone: r.stepsDone, evalSteps: r.evalSteps, readout: el.readoutText,
-        models: r.models.map((m) => ({ byPosition: Array.from(m.rmseByPosition), stepSizes: Array.from(m.stepSizes) })) };
+        models: r.models.map((m) => ({ byPosition: Array.from(m.rmseByPosition),
+          stepSizes: Array.from(m.stepSizes) })) };
     });
     const asTrained = await read();
     assert.equal(asTrained.evalSteps, 0);
@@ -191,7 +196,8 @@ describe('<gatelab-gp>', () => {
     assert.equal(at4.evalSteps, 4);
     assert.equal(at4.stepsDone, 10);
     assert.deepEqual(at4.models, expected(options, 4), 'the trained models evaluated at T′ = 4');
-    assert.match(at4.readout, /^Step 10 of 10\. Held-out RMSE on 32 sequences, every model evaluated at T′ = 4: T = 1 /);
+    assert.match(at4.readout,
+      /^Step 10 of 10\. Held-out RMSE on 32 sequences, every model evaluated at T′ = 4: T = 1 /);
     assert.notEqual(at4.readout, asTrained.readout);
     const after = await canvasStats(page, TAG);
     assert.notEqual(after[1].hash, before[1].hash, 'the RMSE panel shows T′ = 4');
@@ -222,7 +228,8 @@ describe('<gatelab-gp>', () => {
     const learned = await read();
     assert.deepEqual(learned.models, expected({ ...options, eta: 0.25, learnEta: true }, 0));
     assert.ok(learned.models.every((m) => m.stepSizes.some((eta) => eta !== 0.25)), 'η moved');
-    assert.match(learned.readout, /η learned from 1\/4, now \(attention \/ MLP, mean over blocks\) T = 1 [\d.]+ \/ [\d.]+,/);
+    assert.match(learned.readout,
+      /η learned from 1\/4, now \(attention \/ MLP, mean over blocks\) T = 1 [\d.]+ \/ [\d.]+,/);
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -65,7 +65,8 @@ describe('demos/paper-b.html', () => {
     const { page, context, problems } = await openPage(session.browser, { viewport: { width: 320, height: 720 } });
     await page.goto(session.server.url + 'demos/paper-b.html');
     await figuresSettled(page, FIGURES);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.equal(overflow, 0);
     assert.deepEqual(problems, []);
     await context.close();

@@ -62,7 +62,8 @@ describe('<gatelab-precond>', () => {
     assert.ok(reflected.minEigenvalue < -0.8, `λ_min = ${reflected.minEigenvalue}`);
     assert.ok(reflected.energies[1] > reflected.energies[0], `energy rose: ${reflected.energies.slice(0, 2)}`);
     assert.ok(reflected.plainEnergies[1] < reflected.plainEnergies[0], 'while P = I descends');
-    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText), /under P rises at step 1; under P = I it falls/);
+    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText),
+      /under P rises at step 1; under P = I it falls/);
     const form = page.locator(`${TAG} label:has-text("P") select`).first();
     await form.selectOption('psd');
     await settled(page, TAG);

@@ -53,7 +53,8 @@ describe('<gatelab-tying>', () => {
     const result = await page.locator(TAG).evaluate((el) => el.result);
     assert.equal(result.tieHolds, false);
     assert.ok(result.maxDifference > 0.01, `outputs now differ by ${result.maxDifference}`);
-    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText), /Untied by 0\.3: W_V and W_O moved off the tie/);
+    assert.match(await page.locator(TAG).evaluate((el) => el.readoutText),
+      /Untied by 0\.3: W_V and W_O moved off the tie/);
     const after = await canvasStats(page, TAG);
     assert.notEqual(after[1].hash, before[1].hash, 'the outputs changed');
     assert.deepEqual(problems, []);
@@ -61,7 +62,8 @@ describe('<gatelab-tying>', () => {
   });
 
   it('fits 320 px, follows dark mode, mirrors attributes, exports', async () => {
-    const { page, context, problems } = await figurePage(session, '<gatelab-tying d="8" heads="3" seed="5"></gatelab-tying>', TAG,
+    const { page, context, problems } = await figurePage(session,
+      '<gatelab-tying d="8" heads="3" seed="5"></gatelab-tying>', TAG,
       { viewport: { width: 320, height: 800 }, colorScheme: 'dark' });
     const o = await overflow(page, TAG);
     assert.deepEqual([o.page, o.canvases], [0, 0]);

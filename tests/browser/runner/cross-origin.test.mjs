@@ -11,9 +11,11 @@ import { startSession, openPage, figuresSettled, canvasStats } from '../harness.
 
 function post(script, { csp } = {}) {
   return {
-    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A blog post</title><link rel="icon" href="/demos/favicon.svg">
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A blog post</title>\
+<link rel="icon" href="/demos/favicon.svg">
 <script type="module" src="${script}"></script></head>
-<body><main><h1>A post</h1><gatelab-exchange-plane activation="gelu" seed="3">From a CDN.</gatelab-exchange-plane></main></body></html>`,
+<body><main><h1>A post</h1><gatelab-exchange-plane activation="gelu" seed="3">From a CDN.</gatelab-exchange-plane>\
+</main></body></html>`,
     headers: csp ? { 'Content-Security-Policy': csp } : {},
   };
 }
@@ -26,7 +28,8 @@ describe('figures loaded from another origin', () => {
     cdn = await startServer({ port: 0, cors: true });
     const embed = `${cdn.url}dist/gatelab.embed.js`;
     const cdnOrigin = cdn.url.replace(/\/$/, '');
-    const policy = `default-src 'self'; script-src 'self' ${cdnOrigin} 'wasm-unsafe-eval'; connect-src 'self' ${cdnOrigin}; style-src 'self'`;
+    const policy = `default-src 'self'; script-src 'self' ${cdnOrigin} 'wasm-unsafe-eval'; `
+      + `connect-src 'self' ${cdnOrigin}; style-src 'self'`;
     Object.assign(routes, {
       '/blog/embed.html': post(embed),
       '/blog/components.html': post(`${cdn.url}components/index.js`),
@@ -60,9 +63,11 @@ describe('figures loaded from another origin', () => {
   }
 
   it('the one-file embed from the CDN trains in a worker started from a blob: bootstrap', async () => {
-    const { page, context, problems, workers, runner } = await open('/blog/embed.html', `${cdn.url}dist/gatelab.embed.js`);
+    const { page, context, problems, workers, runner } = await open('/blog/embed.html',
+      `${cdn.url}dist/gatelab.embed.js`);
     assert.deepEqual(runner, { mode: 'worker', same: true });
-    assert.ok(workers.length >= 1 && workers.every((url) => url.startsWith('blob:' + session.server.url.replace(/\/$/, ''))),
+    const origin = session.server.url.replace(/\/$/, '');
+    assert.ok(workers.length >= 1 && workers.every((url) => url.startsWith('blob:' + origin)),
       `workers: ${workers}`);
     assert.ok((await canvasStats(page)).every((c) => c.distinctColors > 10), 'the figure drew');
     assert.deepEqual(problems, []);
@@ -80,7 +85,8 @@ describe('figures loaded from another origin', () => {
     const { page, context, problems, runner } = await open('/blog/strict.html', `${cdn.url}dist/gatelab.embed.js`);
     assert.deepEqual(runner, { mode: 'main', same: true });
     assert.ok((await canvasStats(page)).every((c) => c.distinctColors > 10), 'the figure drew');
-    assert.ok(problems.length >= 1 && problems.every((p) => /worker-src|script-src|Refused to create a worker|blob:/.test(p)),
+    const refused = (p) => /worker-src|script-src|Refused to create a worker|blob:/.test(p);
+    assert.ok(problems.length >= 1 && problems.every(refused),
       problems.join('\n'));
     await context.close();
   });

@@ -44,7 +44,8 @@ describe('the embed on blog pages', () => {
       '/blog/two-copies.html': page(`<article><script type="module" src="/dist/gatelab.embed.js"></script>
 <gatelab-exchange-plane id="a" seed="1"></gatelab-exchange-plane></article>
 <article><script type="module" src="${cdn.url}dist/gatelab.embed.js"></script>
-<gatelab-exchange-plane id="b" activation="gelu" seed="2"></gatelab-exchange-plane><gatelab-energy id="c"></gatelab-energy></article>`),
+<gatelab-exchange-plane id="b" activation="gelu" seed="2"></gatelab-exchange-plane>\
+<gatelab-energy id="c"></gatelab-energy></article>`),
       '/blog/every-figure.html': page(`<script type="module" src="/dist/gatelab.embed.js"></script>
 ${TAGS.map((tag) => `<div class="slot"><${tag}${SHORT[tag] ?? ''}></${tag}></div>`).join('\n')}`),
       '/blog/resume.html': page(`<script type="module" src="/dist/gatelab.embed.js"></script>
@@ -62,17 +63,21 @@ ${TAGS.map((tag) => `<div class="slot"><${tag}${SHORT[tag] ?? ''}></${tag}></div
     const { page: p, context, problems } = await openPage(session.browser);
     await p.goto(`${session.server.url}blog/two-copies.html`);
     await figuresSettled(p, '#a, #b, #c');
-    for (const id of ['#a', '#b', '#c']) assert.ok((await canvasStats(p, id)).every((c) => c.distinctColors > 8), `${id} drew`);
+    for (const id of ['#a', '#b', '#c']) {
+      assert.ok((await canvasStats(p, id)).every((c) => c.distinctColors > 8), `${id} drew`);
+    }
     const copies = await p.evaluate(async (urls) => Promise.all(urls.map(async (url) => {
       const copy = await import(url);
       const runner = copy.sharedRunner();
       const gaps = await runner.run('exchangeGaps', { activation: 'relu', seed: 5 });
-      return { mode: runner.mode, gated: gaps.gated, defines: copy.FIGURES['gatelab-exchange-plane'] === customElements.get('gatelab-exchange-plane') };
+      return { mode: runner.mode, gated: gaps.gated,
+        defines: copy.FIGURES['gatelab-exchange-plane'] === customElements.get('gatelab-exchange-plane') };
     })), ['/dist/gatelab.embed.js', `${cdn.url}dist/gatelab.embed.js`]);
     assert.deepEqual(copies.map((c) => c.mode), ['worker', 'worker']);
     assert.equal(copies[0].gated, copies[1].gated, 'both copies compute the same numbers');
     assert.equal(copies.filter((c) => c.defines).length, 1, 'one copy registered the elements, the other stood back');
-    assert.deepEqual(await p.evaluate(() => [window.a.gaps.gated > 0, window.b.activation, window.c.result !== null]), [true, 'gelu', true]);
+    assert.deepEqual(await p.evaluate(() => [window.a.gaps.gated > 0, window.b.activation, window.c.result !== null]),
+      [true, 'gelu', true]);
     assert.deepEqual(problems, []);
     await context.close();
   });
@@ -108,11 +113,14 @@ ${TAGS.map((tag) => `<div class="slot"><${tag}${SHORT[tag] ?? ''}></${tag}></div
         if (performance.now() - start > 6000) return { settled: false, ...window.__counts };
         await wait(50);
         const now = window.__counts;
-        if (now.messages !== seen.messages || now.frames !== seen.frames) [seen, since] = [{ ...now }, performance.now()];
+        if (now.messages !== seen.messages || now.frames !== seen.frames) {
+          [seen, since] = [{ ...now }, performance.now()];
+        }
       }
       const before = { ...window.__counts };
       await wait(800);
-      return { settled: true, messages: window.__counts.messages - before.messages, frames: window.__counts.frames - before.frames };
+      return { settled: true, messages: window.__counts.messages - before.messages,
+        frames: window.__counts.frames - before.frames };
     });
     assert.deepEqual(quiet, { settled: true, messages: 0, frames: 0 }, 'no work while out of the DOM');
     let released = await memory();
@@ -126,11 +134,15 @@ ${TAGS.map((tag) => `<div class="slot"><${tag}${SHORT[tag] ?? ''}></${tag}></div
     await figuresSettled(p, TAGS.join(', '));
     const second = await memory();
     const MiB = 1 << 20;
-    writeFileSync(join(artifacts, 'embed-memory.json'), `${JSON.stringify({ figures: TAGS.length, first, released, second }, null, 2)}\n`);
+    writeFileSync(join(artifacts, 'embed-memory.json'),
+      `${JSON.stringify({ figures: TAGS.length, first, released, second }, null, 2)}\n`);
     assert.ok(second.main <= first.main + MiB && second.worker <= first.worker + MiB,
       `no growth: main ${first.main} -> ${second.main}, worker ${first.worker} -> ${second.worker}`);
-    assert.ok(first.main <= 64 * MiB && first.worker <= 64 * MiB, `bounded: main ${first.main / MiB} MiB, worker ${first.worker / MiB} MiB`);
-    for (const tag of TAGS) assert.ok((await canvasStats(p, tag)).every((c) => c.distinctColors > 8), `${tag} drew again`);
+    assert.ok(first.main <= 64 * MiB && first.worker <= 64 * MiB,
+      `bounded: main ${first.main / MiB} MiB, worker ${first.worker / MiB} MiB`);
+    for (const tag of TAGS) {
+      assert.ok((await canvasStats(p, tag)).every((c) => c.distinctColors > 8), `${tag} drew again`);
+    }
     assert.deepEqual(problems, []);
     await context.close();
   });
@@ -160,7 +172,8 @@ ${TAGS.map((tag) => `<div class="slot"><${tag}${SHORT[tag] ?? ''}></${tag}></div
     await p.waitForFunction((at) => window.__raceSteps > at.race && window.__gp.results.stepsDone > at.gp,
       paused, { timeout: 60_000 });
     const resumed = await progress();
-    assert.ok(resumed.race > paused.race && resumed.gp > paused.gp, `resumed ${JSON.stringify(resumed)} after ${JSON.stringify(paused)}`);
+    assert.ok(resumed.race > paused.race && resumed.gp > paused.gp,
+      `resumed ${JSON.stringify(resumed)} after ${JSON.stringify(paused)}`);
     assert.deepEqual(problems, []);
     await context.close();
   });

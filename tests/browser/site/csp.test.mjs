@@ -21,7 +21,8 @@ describe('strict Content-Security-Policy', () => {
     assert.ok(stats.every((c) => c.distinctColors > 10), 'both canvases drawn');
     const status = await page.locator('#csp-status').textContent();
     assert.match(status, /none so far/);
-    const runnerMode = await page.evaluate(async () => (await import('/components/runner/lab-runner.js')).sharedRunner().mode);
+    const runnerMode = await page.evaluate(
+      async () => (await import('/components/runner/lab-runner.js')).sharedRunner().mode);
     assert.equal(runnerMode, 'worker', 'the worker started under the policy');
     // Changing the figure under the policy: still no violation.
     await page.locator('gatelab-exchange-plane select').selectOption('tanh');

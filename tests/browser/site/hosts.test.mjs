@@ -24,11 +24,14 @@ function buildHugo(dir, base) {
   mkdirSync(join(dir, 'layouts/_default'), { recursive: true });
   mkdirSync(join(dir, 'content'), { recursive: true });
   cpSync(join(root, 'web/hosts/hugo/layouts'), join(dir, 'layouts'), { recursive: true });
-  writeFileSync(join(dir, 'config.toml'), `baseURL = "http://127.0.0.1/"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]\n[params.gatelab]\nbase = "${base}"\n`);
+  writeFileSync(join(dir, 'config.toml'), 'baseURL = "http://127.0.0.1/"\n'
+    + 'disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]\n'
+    + `[params.gatelab]\nbase = "${base}"\n`);
   writeFileSync(join(dir, 'layouts/_default/single.html'), LAYOUT('{{ .Title }}', '{{ .Content }}'));
   writeFileSync(join(dir, 'layouts/_default/list.html'), LAYOUT('{{ .Title }}', '{{ .Content }}'));
   writeFileSync(join(dir, 'content/post.md'), `---\ntitle: A Hugo post\n---\nSome text.\n\n`
-    + '{{< gatelab figure="exchange-plane" activation="gelu" seed="3" />}}\n\n{{< gatelab figure="energy" >}}A *caption*.{{< /gatelab >}}\n');
+    + '{{< gatelab figure="exchange-plane" activation="gelu" seed="3" />}}\n\n'
+    + '{{< gatelab figure="energy" >}}A *caption*.{{< /gatelab >}}\n');
   run('hugo', ['--quiet', '-d', 'out'], dir);
   return readFileSync(join(dir, 'out/post/index.html'), 'utf8');
 }
@@ -39,7 +42,8 @@ function buildJekyll(dir, base) {
   writeFileSync(join(dir, '_config.yml'), `gatelab:\n  base: ${base}\n`);
   writeFileSync(join(dir, '_layouts/default.html'), LAYOUT('{{ page.title }}', '{{ content }}'));
   writeFileSync(join(dir, 'post.md'), '---\ntitle: A Jekyll post\nlayout: default\n---\nSome text.\n\n'
-    + '{% include gatelab.html figure="exchange-plane" activation="gelu" seed="3" %}\n\n{% include gatelab.html figure="energy" caption="A <caption>." %}\n');
+    + '{% include gatelab.html figure="exchange-plane" activation="gelu" seed="3" %}\n\n'
+    + '{% include gatelab.html figure="energy" caption="A <caption>." %}\n');
   run('jekyll', ['build', '--quiet', '-s', dir, '-d', join(dir, '_site')], dir);
   return readFileSync(join(dir, '_site/post.html'), 'utf8');
 }
@@ -58,17 +62,20 @@ describe('blog-host templates (web/hosts/)', () => {
   });
 
   for (const [name, build] of [['hugo', buildHugo], ['jekyll', buildJekyll]]) {
-    it(`the ${name} template renders to markup that loads and draws`, { skip: !has(name) && `${name} is not installed (scripts/setup.sh installs it)` }, async () => {
+    it(`the ${name} template renders to markup that loads and draws`,
+      { skip: !has(name) && `${name} is not installed (scripts/setup.sh installs it)` }, async () => {
       const base = `${session.server.url}gatelab@${VERSION}/`;
       const html = build(join(work, name), base);
-      assert.equal(html.match(/<script type="module" src="[^"]+gatelab\.embed\.js"><\/script>/g)?.length, 1, 'one script tag');
+      assert.equal(html.match(/<script type="module" src="[^"]+gatelab\.embed\.js"><\/script>/g)?.length, 1,
+        'one script tag');
       assert.match(html, /<gatelab-exchange-plane activation="gelu" seed="3">/);
       assert.match(html, new RegExp(`<img slot="poster" src="${base}dist/posters/gatelab-energy\\.png"`));
       routes[`/${name}/post.html`] = { body: html };
       const { page, context, problems } = await openPage(session.browser);
       await page.goto(`${session.server.url}${name}/post.html`);
       await figuresSettled(page, 'gatelab-exchange-plane, gatelab-energy');
-      assert.deepEqual(await page.locator('gatelab-exchange-plane').evaluate((el) => [el.activation, el.seed]), ['gelu', 3]);
+      assert.deepEqual(await page.locator('gatelab-exchange-plane').evaluate((el) => [el.activation, el.seed]),
+        ['gelu', 3]);
       for (const tag of ['gatelab-exchange-plane', 'gatelab-energy']) {
         assert.ok((await canvasStats(page, tag)).every((c) => c.distinctColors > 8), `${tag} drew`);
       }

@@ -39,7 +39,8 @@ describe('custom-elements.json', () => {
     assert.equal(committed, regenerated, 'custom-elements.json is stale: run `npm run manifest`');
   });
 
-  it('declares every registered figure with exactly the attributes it observes, its events, parts and properties', async () => {
+  it('declares every registered figure with exactly the attributes it observes, its events, parts and properties',
+    async () => {
     const registered = collected.figures.filter((f) => f.registered).map((f) => f.tag).sort();
     assert.equal(registered.length, collected.figures.length, 'each figure of FIGURES is the registered class');
     assert.deepEqual(declarations.map((d) => d.tagName).sort(), registered);
@@ -49,11 +50,14 @@ describe('custom-elements.json', () => {
       const declared = declarations.find((d) => d.tagName === figure.tag);
       assert.deepEqual(declared.attributes.map((a) => a.name).sort(), [...figure.observed].sort(), figure.tag);
       assert.deepEqual(declared.cssParts.map((p) => p.name), figure.parts, `${figure.tag} parts`);
-      assert.deepEqual(declared.cssProperties.map((p) => p.name).sort(), themeProperties, `${figure.tag} custom properties`);
+      assert.deepEqual(declared.cssProperties.map((p) => p.name).sort(), themeProperties,
+        `${figure.tag} custom properties`);
       for (const name of ['ready', 'change', 'error', ...Object.keys(figure.events)]) {
         assert.ok(declared.events.some((e) => e.name === name), `${figure.tag} declares ${name}`);
       }
-      for (const attribute of declared.attributes) assert.ok(attribute.type.text && attribute.default !== undefined, attribute.name);
+      for (const attribute of declared.attributes) {
+        assert.ok(attribute.type.text && attribute.default !== undefined, attribute.name);
+      }
       assert.ok(declared.description.length > 20, `${figure.tag} has a description`);
     }
     // Every event a figure file dispatches is declared by a figure (or common to all).

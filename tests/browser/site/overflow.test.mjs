@@ -9,7 +9,8 @@ import { startSession, openPage, figuresSettled } from '../harness.mjs';
 import { FIGURES } from '../../../web/components/index.js';
 
 // Short trainings: the race's and the language model's tables appear after their first steps.
-const PAGES = ['demos/index.html', 'demos/paper-a.html#race.steps=40&race.seeds=1&lm.steps=50&lm.seeds=1&conditioning.steps=60',
+const PAGES = ['demos/index.html',
+  'demos/paper-a.html#race.steps=40&race.seeds=1&lm.steps=50&lm.seeds=1&conditioning.steps=60',
   'demos/paper-b.html#gp.train-steps=20', 'demos/embed.html', 'demos/csp.html'];
 const WIDTHS = [1280, 375, 320];
 const ALL = Object.keys(FIGURES).join(', ');

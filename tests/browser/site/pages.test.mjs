@@ -6,7 +6,9 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSession, openPage, figuresSettled, canvasStats, screenshotPath, artifacts, typesetMath, root } from '../harness.mjs';
+import {
+  startSession, openPage, figuresSettled, canvasStats, screenshotPath, artifacts, typesetMath, root,
+} from '../harness.mjs';
 import { FIGURES } from '../../../web/components/index.js';
 
 // The landing page (demos/index.html) has its own test below (a live figure first, measured).
@@ -73,14 +75,16 @@ describe('demo pages', () => {
     await page.goto(session.server.url + 'demos/csp.html');
     const ready = await page.evaluate(() => new Promise((resolve) => {
       const figure = document.querySelector('gatelab-exchange-plane');
-      figure.ready.then(() => resolve(performance.getEntriesByName('gatelab:ready:gatelab-exchange-plane')[0]?.startTime));
+      figure.ready.then(
+        () => resolve(performance.getEntriesByName('gatelab:ready:gatelab-exchange-plane')[0]?.startTime));
     }));
     timings.navigationToFirstFigureMs = Math.round(ready);
     assert.ok(ready > 0 && ready < 10_000, `first figure after ${ready} ms`);
     await context.close();
   });
 
-  it('the landing page draws a live figure above the fold within 1.5 s, shows a poster gallery and the embed forms', async () => {
+  it('the landing page draws a live figure above the fold within 1.5 s, shows a poster gallery and the embed forms',
+    async () => {
     const version = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')).version;
     const { page, context, problems } = await openPage(session.browser);
     await page.goto(session.server.url + 'demos/index.html');
@@ -97,7 +101,8 @@ describe('demo pages', () => {
     assert.ok((await canvasStats(page, '#hero')).every((c) => c.distinctColors > 10), 'the figure drew');
     // The gallery: a poster per figure, each linking to its section of an article (or, for a figure no
     // article holds yet, to its own frame page).
-    const gallery = await page.evaluate(async () => Promise.all([...document.querySelectorAll('.gallery a')].map(async (a) => {
+    const gallery = await page.evaluate(async () => Promise.all([...document.querySelectorAll('.gallery a')]
+      .map(async (a) => {
       const img = a.querySelector('img');
       img.loading = 'eager';
       await img.decode();

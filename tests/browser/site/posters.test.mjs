@@ -36,17 +36,20 @@ describe('posters and oEmbed', () => {
       const png = readFileSync(join(root, 'web/dist/posters', entry.poster.file));
       assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', entry.poster.file);
       assert.equal(png.readUInt32BE(16), entry.poster.width, entry.poster.file);
-      assert.ok(entry.poster.width >= 600 && entry.poster.height >= 150, `${entry.poster.file} ${entry.poster.width}×${entry.poster.height}`);
+      assert.ok(entry.poster.width >= 600 && entry.poster.height >= 150,
+        `${entry.poster.file} ${entry.poster.width}×${entry.poster.height}`);
       assert.ok(entry.alt.length > 60 && !/Loading…|could not be computed/.test(entry.alt), entry.alt);
     }
     assert.match(index.figures['gatelab-race'].alt, /test accuracy/);
     // The language-model figure's poster shows its trained curves: its alt names the models' losses.
     assert.match(index.figures['gatelab-lm'].alt, /Validation loss at step [\d,]+, nats per character.*SwiGLU [\d.]+/);
     // The symmetry figures' posters are drawn from their results: the orbit's numbers, the drift's.
-    assert.match(index.figures['gatelab-teleport'].alt, /unit 1 at c = 2: training loss [\d.]+ .*‖∇L‖ [\d.]+.*plain descent/);
+    assert.match(index.figures['gatelab-teleport'].alt,
+      /unit 1 at c = 2: training loss [\d.]+ .*‖∇L‖ [\d.]+.*plain descent/);
     assert.match(index.figures['gatelab-conservation'].alt, /balance drift .*ReGLU .*SwiGLU/);
     // The conditioning figure's poster is drawn after its six runs: its alt gives each model's κ.
-    assert.match(index.figures['gatelab-conditioning'].alt, /SwiGLU \(\d+ units, \d+ parameters\): κ [\d.]+(?: × 10\S+)? at step 0/);
+    assert.match(index.figures['gatelab-conditioning'].alt,
+      /SwiGLU \(\d+ units, \d+ parameters\): κ [\d.]+(?: × 10\S+)? at step 0/);
   });
 
   it('static oEmbed JSON per figure and per anchor, discovered from the articles, opens the same figure', async () => {
@@ -66,13 +69,16 @@ describe('posters and oEmbed', () => {
       const json = await response.json();
       assert.equal(json.version, '1.0');
       assert.equal(json.type, 'rich');
-      assert.match(json.html, /^<iframe src="[^"]+demos\/frame\.html\?figure=gatelab-[a-z-]+[^"]*" title="GateLab: [^"]+" loading="lazy" width="100%" height="\d+"/);
+      assert.match(json.html,
+        new RegExp(String.raw`^<iframe src="[^"]+demos\/frame\.html\?figure=gatelab-[a-z-]+[^"]*" `
+          + String.raw`title="GateLab: [^"]+" loading="lazy" width="100%" height="\d+"`));
       assert.ok(Number.isInteger(json.width) && Number.isInteger(json.height), file);
       assert.ok(json.thumbnail_url.startsWith(`${index.site}dist/posters/`) && json.thumbnail_width > 0, file);
     }
     // The anchor's iframe, rebased from the site onto this server, shows that figure in that state.
     const race = JSON.parse(readFileSync(join(root, 'web/dist/oembed/paper-a/scaling.json'), 'utf8'));
-    const src = race.html.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&').replace(index.site, `${session.server.url}gatelab@${index.version}/`);
+    const src = race.html.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&')
+      .replace(index.site, `${session.server.url}gatelab@${index.version}/`);
     await page.goto(src);
     await figuresSettled(page, 'gatelab-scaling');
     assert.deepEqual(await page.locator('gatelab-scaling').evaluate((el) => [el.alpha, el.activation]), [-0.5, 'relu']);
@@ -101,7 +107,8 @@ describe('posters and oEmbed', () => {
     await page.goto(`${session.server.url}post/no-script.html`);
     const img = page.locator(`${TAG} > img[slot="poster"]`);
     await img.evaluate((el) => el.decode());
-    assert.equal(await img.evaluate((el) => el.checkVisibility() && el.naturalWidth > 600), true, 'no JavaScript: the poster shows');
+    assert.equal(await img.evaluate((el) => el.checkVisibility() && el.naturalWidth > 600), true,
+      'no JavaScript: the poster shows');
     await page.addScriptTag({ type: 'module', url: '/dist/gatelab.embed.js' });
     await page.locator(TAG).first().evaluate((el) => customElements.whenDefined(el.localName).then(() => el.ready));
     const after = await page.evaluate(() => {

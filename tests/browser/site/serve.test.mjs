@@ -51,7 +51,8 @@ describe('scripts/serve.mjs', () => {
 
   it('sends the strict Content-Security-Policy on the CSP page and on scripts only', async () => {
     assert.equal((await rawGet(server.port, '/demos/csp.html')).headers['content-security-policy'], STRICT_CSP);
-    assert.equal((await rawGet(server.port, '/components/runner/lab-worker.js')).headers['content-security-policy'], STRICT_CSP);
+    assert.equal((await rawGet(server.port, '/components/runner/lab-worker.js')).headers['content-security-policy'],
+      STRICT_CSP);
     assert.equal((await rawGet(server.port, '/demos/index.html')).headers['content-security-policy'], undefined);
     assert.match(STRICT_CSP, /script-src 'self' 'wasm-unsafe-eval'/);
     assert.doesNotMatch(STRICT_CSP, /'unsafe-eval'|'unsafe-inline'/);

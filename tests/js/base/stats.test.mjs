@@ -1,13 +1,14 @@
-// lab.stats (web/lib/base/stats.js over the C++ core's base/stats): the statistics of runs over seeds, one way for every
-// figure and table. The sample SD divides by n − 1, and the 95 % interval is the t-interval
-// with the Student-t quantile for n − 1 degrees of freedom, checked against the t distribution's
-// closed-form CDF.
+// lab.stats (web/lib/base/stats.js over the C++ core's base/stats): the statistics of runs over
+// seeds, one way for every figure and table. The sample SD divides by n − 1, and the 95 % interval
+// is the t-interval with the Student-t quantile for n − 1 degrees of freedom, checked against the
+// t distribution's closed-form CDF.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadGateLab, GateLabError } from '../../../web/lib/gatelab.js';
 const lab = await loadGateLab();
 const studentTQuantile = (p, df) => lab.stats.tQuantile(p, df);
-const close = (got, want, tolerance, what) => assert.ok(Math.abs(got - want) <= tolerance * Math.abs(want), `${what}: ${got} vs ${want}`);
+const close = (got, want, tolerance, what) => assert.ok(Math.abs(got - want) <= tolerance * Math.abs(want),
+  `${what}: ${got} vs ${want}`);
 
 // P(|T| < t) for Student's t with nu degrees of freedom, in closed form (a finite series in
 // θ = atan(t/√nu)), independent of the incomplete beta function the library inverts.
@@ -79,7 +80,8 @@ test('holm: the step-down adjustment of the core, in the order given; bad p-valu
   const adjusted = lab.stats.holm([0.01, 0.04, 0.03, 0.005]);
   const expected = [0.03, 0.06, 0.06, 0.02];
   adjusted.forEach((v, i) => close(v, expected[i], 1e-12, `p ${i}`));
-  assert.throws(() => lab.stats.holm([0.5, 1.5]), (e) => e instanceof GateLabError && e.argument === 'pValues[1]' && e.code === 'out-of-range');
+  assert.throws(() => lab.stats.holm([0.5, 1.5]),
+    (e) => e instanceof GateLabError && e.argument === 'pValues[1]' && e.code === 'out-of-range');
   const s = lab.stats.paired([1, 2, 3, 4.5], [0.5, 1.4, 2.6, 3.95]);
   assert.ok(s.ci95[0] > 0 && s.p < 0.05 && s.t > 0, 'every seed better: the interval excludes 0');
 });
@@ -108,7 +110,8 @@ test('bands: per record the mean and SD of summary(), min and max; SD 0 for one 
 
 test('the race figure\'s seed bands are lab.stats.bands\', a stopped run repeating its last record', async () => {
   const { reduceSeeds } = await import('../../../web/components/paper-a/race/race-session.js');
-  const runs = [Float32Array.of(1, 0.5, 0.25), Float32Array.of(2, 0.75), Float32Array.of(0.5, 1.5, 1), new Float32Array(0)];
+  const runs = [Float32Array.of(1, 0.5, 0.25), Float32Array.of(2, 0.75), Float32Array.of(0.5, 1.5, 1),
+    new Float32Array(0)];
   const got = reduceSeeds(lab.stats, runs, 3);
   const want = lab.stats.bands([[1, 0.5, 0.25], [2, 0.75, 0.75], [0.5, 1.5, 1]]);
   assert.deepEqual(got.mean, Float32Array.from(want.mean));

@@ -18,11 +18,13 @@ test('--only lm runs the LM rows alone and ends with the lm line', () => {
   const lines = r.stdout.trimEnd().split('\n');
   assert.match(lines.at(-1), /^lm: GateLab \d+(\.\d)? steps\/s, TF\.js-wasm \d+(\.\d)? steps\/s, ratio \d+\.\d\d$/);
   assert.match(r.stdout, /^lm_train_step core\s+d16 L2 h2 C8 B2 m16, (\d+) params\s+steps\/s\s+[\d.]+\s+[\d.]+/m);
-  assert.match(r.stdout, /^lm_train_step\s+d16 L2 h2 C8 B2 m16, (\d+) params\s+steps\/s\s+—\s+[\d.]+\s+[\d.]+\s+[\d.]+×$/m);
+  assert.match(r.stdout,
+    /^lm_train_step\s+d16 L2 h2 C8 B2 m16, (\d+) params\s+steps\/s\s+—\s+[\d.]+\s+[\d.]+\s+[\d.]+×$/m);
   assert.doesNotMatch(r.stdout, /matmul_nn|train_mlp|size_wasm/);
   assert.match(r.stdout, /LM training step ≥ 3× TF\.js-wasm/);
   // The core step natively against wasm: the ratio line and the target, computed from the rows.
-  const core = /^lm core step \(d16 L2 h2 C8 B2 m16, \d+ params\): native ([\d.]+) steps\/s, wasm ([\d.]+) steps\/s, native ([\d.]+)× wasm$/m
+  const core = new RegExp(String.raw`^lm core step \(d16 L2 h2 C8 B2 m16, \d+ params\): `
+    + String.raw`native ([\d.]+) steps\/s, wasm ([\d.]+) steps\/s, native ([\d.]+)× wasm$`, 'm')
     .exec(r.stdout);
   assert.ok(core, r.stdout);
   assert.ok(Math.abs(Number(core[3]) - Number(core[1]) / Number(core[2])) < 0.01 * Number(core[3]) + 0.01);

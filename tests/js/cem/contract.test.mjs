@@ -15,7 +15,8 @@ test('createAttention follows the contract: options, defaults, β, parameter cou
   assert.deepEqual(Object.keys(att.getParams()), ['WQ', 'WK']);
   att.dispose();
 
-  const full = lab.cem.createAttention({ d: 8, heads: 2, diagonal: 'per-head', precond: 'paper', precondRank: 2, seed: 3 });
+  const full = lab.cem.createAttention({ d: 8, heads: 2, diagonal: 'per-head', precond: 'paper', precondRank: 2,
+    seed: 3 });
   assert.deepEqual(full.options, { d: 8, heads: 2, steps: 1, eta: 1, beta: Math.fround(1 / 2), diagonal: 'per-head',
     precond: 'paper', precondRank: 2, seed: 3 });
   const p = full.getParams();
@@ -24,14 +25,16 @@ test('createAttention follows the contract: options, defaults, β, parameter cou
   assert.equal(p.diag.length, 2 * 8);
   assert.equal(p.precond.length, 8 + 2 * 8 * 2, '[p | U | V]');
   assert.equal(full.parameterCount, 64 + 64 + 16 + 40);
-  assert.deepEqual(full.parameterLayout.map((l) => [l.name, l.size]), [['WQ', 64], ['WK', 64], ['diag', 16], ['precond', 40]]);
+  assert.deepEqual(full.parameterLayout.map((l) => [l.name, l.size]),
+    [['WQ', 64], ['WK', 64], ['diag', 16], ['precond', 40]]);
   // The paper's P starts at I: p = log(e − 1), V = 0.
   for (let c = 0; c < 8; c++) assert.ok(Math.abs(p.precond[c] - SOFTPLUS_INV_ONE) < 1e-6);
   assert.ok(p.precond.subarray(8 + 16).every((v) => v === 0), 'V = 0');
   assert.ok(Math.abs(full.minEigenvalue() - 1) < 1e-6);
   full.dispose();
 
-  const shared = lab.cem.createAttention({ d: 6, heads: 3, diagonal: 'shared', precond: 'psd', precondRank: 1, beta: 0.7, seed: 1 });
+  const shared = lab.cem.createAttention({ d: 6, heads: 3, diagonal: 'shared', precond: 'psd', precondRank: 1,
+    beta: 0.7, seed: 1 });
   const sp = shared.getParams();
   assert.equal(sp.diag.length, 6, 'one diagonal shared by all heads');
   assert.equal(sp.precond.length, 6 + 6, '[p | U], no V for psd');
@@ -39,8 +42,8 @@ test('createAttention follows the contract: options, defaults, β, parameter cou
   shared.dispose();
 
   const defaults = lab.cem.createAttention({ d: 4 });
-  assert.deepEqual({ ...defaults.options }, { d: 4, heads: 1, steps: 1, eta: 1, beta: Math.fround(0.5), diagonal: 'none',
-    precond: 'none', precondRank: 0, seed: 0 });
+  assert.deepEqual({ ...defaults.options }, { d: 4, heads: 1, steps: 1, eta: 1, beta: Math.fround(0.5),
+    diagonal: 'none', precond: 'none', precondRank: 0, seed: 0 });
   defaults.dispose();
   assert.equal(lab.liveObjects(), 0);
 });
@@ -57,7 +60,8 @@ test('the same seed gives the same weights; another seed other weights', () => {
 test('forward, energy, energyTrace, trajectory and energyGrid agree with each other', () => {
   const d = 8;
   const n = 5;
-  const att = lab.cem.createAttention({ d, heads: 2, steps: 3, eta: 0.5, diagonal: 'shared', precond: 'psd', precondRank: 2, seed: 4 });
+  const att = lab.cem.createAttention({ d, heads: 2, steps: 3, eta: 0.5, diagonal: 'shared', precond: 'psd',
+    precondRank: 2, seed: 4 });
   randomizeParams(att, 40, 0.4);
   const h = randomArray(n * d, 2);
   const out = att.forward(h, n);
@@ -110,7 +114,8 @@ test('results are copies: changing them or the inputs changes nothing inside', (
 });
 
 test('setParams replaces the named parameters and keeps the others', () => {
-  const att = lab.cem.createAttention({ d: 4, heads: 2, diagonal: 'per-head', precond: 'paper', precondRank: 1, seed: 2 });
+  const att = lab.cem.createAttention({ d: 4, heads: 2, diagonal: 'per-head', precond: 'paper', precondRank: 1,
+    seed: 2 });
   const before = att.getParams();
   const diag = randomArray(8, 11);
   att.setParams({ diag });
@@ -138,7 +143,9 @@ test('tied attention equals standard attention with W_V = W_K and W_O = η W_Q�
     assert.deepEqual(bits(WK), bits(tied.WK));
     assert.deepEqual(bits(WV), bits(tied.WK), 'W_V = W_K');
     for (let a = 0; a < d; a++) {
-      for (let b = 0; b < d; b++) assert.equal(WO[a * d + b], Math.fround(Math.fround(0.7) * tied.WQ[b * d + a]), 'W_O = η W_Qᵀ');
+      for (let b = 0; b < d; b++) {
+        assert.equal(WO[a * d + b], Math.fround(Math.fround(0.7) * tied.WQ[b * d + a]), 'W_O = η W_Qᵀ');
+      }
     }
     const h = randomArray(n * d, 40 + heads);
     const cem = att.forward(h, n);
@@ -170,7 +177,9 @@ test('the tied MLP equals a gated MLP with W_down = η Wᵀ', () => {
     assert.deepEqual(bits(Wgate), bits(W));
     assert.deepEqual(bits(Wup), bits(U));
     for (let a = 0; a < d; a++) {
-      for (let k = 0; k < hidden; k++) assert.equal(Wdown[a * hidden + k], Math.fround(Math.fround(0.6) * W[k * d + a]));
+      for (let k = 0; k < hidden; k++) {
+        assert.equal(Wdown[a * hidden + k], Math.fround(Math.fround(0.6) * W[k * d + a]));
+      }
     }
     const h = randomArray(n * d, 5);
     const got = Float64Array.from(mlp.forward(h, n), (v, k) => v - h[k]);

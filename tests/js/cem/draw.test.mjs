@@ -9,7 +9,8 @@ import { lab, SOFTPLUS_INV_ONE, throwsNamed } from './fixture.mjs';
 const mean = (a) => a.reduce((s, v) => s + v, 0) / a.length;
 
 test('parameterLayout lists the preconditioner\'s parts where getParams puts them', () => {
-  const paper = lab.cem.createAttention({ d: 4, heads: 2, diagonal: 'per-head', precond: 'paper', precondRank: 2, seed: 1 });
+  const paper = lab.cem.createAttention({ d: 4, heads: 2, diagonal: 'per-head', precond: 'paper', precondRank: 2,
+    seed: 1 });
   const precond = paper.parameterLayout.find((l) => l.name === 'precond');
   assert.deepEqual(precond.parts.map((p) => [p.name, p.offset, p.size, p.shape]),
     [['p', 0, 4, [4]], ['U', 4, 8, [4, 2]], ['V', 12, 8, [4, 2]]]);
@@ -77,12 +78,15 @@ test('drawParams gives scale·N(0, 1) values, apart from the layer\'s own initia
 test('drawParams refuses bad names, seeds, scales and options and changes nothing', () => {
   const att = lab.cem.createAttention({ d: 2, precond: 'psd', precondRank: 1, seed: 2 });
   const before = att.getParams();
-  throwsNamed(() => att.drawParams(['WQ', 'precond.V'], { seed: 1 }), /one of WQ, WK, precond/, 'names[1]', 'invalid-value');
+  throwsNamed(() => att.drawParams(['WQ', 'precond.V'], { seed: 1 }), /one of WQ, WK, precond/, 'names[1]',
+    'invalid-value');
   throwsNamed(() => att.drawParams('WQ'), /an array of parameter names/, 'names', 'invalid-type');
   throwsNamed(() => att.drawParams(['WQ'], { seed: -1 }), /integer from 0/, 'options.seed', 'out-of-range');
-  throwsNamed(() => att.drawParams(['WQ'], { scale: -1 }), /scale must be in \[0, 1000\]/, 'options.scale', 'out-of-range');
+  throwsNamed(() => att.drawParams(['WQ'], { scale: -1 }), /scale must be in \[0, 1000\]/, 'options.scale',
+    'out-of-range');
   throwsNamed(() => att.drawParams(['WQ'], { scale: NaN }), /finite/, 'options.scale', 'not-finite');
-  throwsNamed(() => att.drawParams(['WQ'], { sede: 1 }), /not an option of cem\.drawParams/, 'options.sede', 'invalid-value');
+  throwsNamed(() => att.drawParams(['WQ'], { sede: 1 }), /not an option of cem\.drawParams/, 'options.sede',
+    'invalid-value');
   assert.deepEqual(att.getParams(), before);
   att.dispose();
   throwsNamed(() => att.drawParams(['WQ']), /disposed/, undefined, 'disposed');

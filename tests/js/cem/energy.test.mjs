@@ -14,7 +14,8 @@ test('forward = h − η P ∇ε with ∇ε by finite differences of energy(): a
   for (const diagonal of DIAGONALS) {
     for (const heads of [1, 2]) {
       for (const precond of PRECONDS) {
-        const att = lab.cem.createAttention({ d, heads, steps: 1, eta: 0.7, diagonal, precond, precondRank: 2, seed: 5 });
+        const att = lab.cem.createAttention({ d, heads, steps: 1, eta: 0.7, diagonal, precond, precondRank: 2,
+          seed: 5 });
         randomizeParams(att, 100 + heads, 0.6);
         const h = randomArray(n * d, 17 + heads);
         checkOneStep(att, h, n, 1e-4, `attention diagonal=${diagonal} heads=${heads} precond=${precond}`);
@@ -49,7 +50,8 @@ test('causality: changing a later token leaves every earlier output bit-identica
   const n = 8;
   const changed = 5;
   for (const diagonal of DIAGONALS) {
-    const att = lab.cem.createAttention({ d, heads: 3, steps: 3, eta: 0.8, diagonal, precond: 'paper', precondRank: 2, seed: 8 });
+    const att = lab.cem.createAttention({ d, heads: 3, steps: 3, eta: 0.8, diagonal, precond: 'paper',
+      precondRank: 2, seed: 8 });
     randomizeParams(att, 60, 0.5);
     const h = randomArray(n * d, 9);
     const a = att.forward(h, n);
@@ -76,7 +78,8 @@ test('with a small η and a positive-definite P the energy falls at every step',
   const n = 6;
   const T = 8;
   for (const diagonal of DIAGONALS) {
-    const att = lab.cem.createAttention({ d, heads: 2, steps: T, eta: 0.05, diagonal, precond: 'psd', precondRank: 3, seed: 12 });
+    const att = lab.cem.createAttention({ d, heads: 2, steps: T, eta: 0.05, diagonal, precond: 'psd',
+      precondRank: 3, seed: 12 });
     randomizeParams(att, 80, 0.4);
     assert.ok(att.minEigenvalue() > 0, 'psd P is positive definite');
     const trace = att.energyTrace(randomArray(n * d, 13), n);
@@ -87,10 +90,13 @@ test('with a small η and a positive-definite P the energy falls at every step',
     }
     att.dispose();
   }
-  const mlp = lab.cem.createMlp({ d, hidden: 10, activation: 'silu', steps: T, eta: 0.02, precond: 'psd', precondRank: 2, seed: 3 });
+  const mlp = lab.cem.createMlp({ d, hidden: 10, activation: 'silu', steps: T, eta: 0.02, precond: 'psd',
+    precondRank: 2, seed: 3 });
   const trace = mlp.energyTrace(randomArray(n * d, 14), n);
   for (let i = 0; i < n; i++) {
-    for (let t = 0; t < T; t++) assert.ok(trace[i * (T + 1) + t + 1] < trace[i * (T + 1) + t], `mlp token ${i}, step ${t}`);
+    for (let t = 0; t < T; t++) {
+      assert.ok(trace[i * (T + 1) + t + 1] < trace[i * (T + 1) + t], `mlp token ${i}, step ${t}`);
+    }
   }
   mlp.dispose();
 });
@@ -101,7 +107,8 @@ test("the paper's P can be indefinite, and then a step raises the energy", () =>
   const d = 6;
   const n = 5;
   const i = n - 1;
-  const att = lab.cem.createAttention({ d, heads: 2, steps: 1, eta: 0.01, diagonal: 'shared', precond: 'paper', precondRank: 1, seed: 2 });
+  const att = lab.cem.createAttention({ d, heads: 2, steps: 1, eta: 0.01, diagonal: 'shared', precond: 'paper',
+    precondRank: 1, seed: 2 });
   randomizeParams(att, 5, 0.6);
   const h = randomArray(n * d, 9);
   const g = fdGradient(att, h, n, i, row(h, i, d));
@@ -137,7 +144,8 @@ test('the preconditioner and its spectrum: P = diag(softplus(p)) + UVᵀ + VUᵀ
       for (let b = 0; b < d; b++) {
         let want = a === b ? Math.log1p(Math.exp(p[a])) : 0;
         for (let k = 0; k < r; k++) {
-          want += precond === 'paper' ? U[a * r + k] * V[b * r + k] + V[a * r + k] * U[b * r + k] : U[a * r + k] * U[b * r + k];
+          want += precond === 'paper'
+            ? U[a * r + k] * V[b * r + k] + V[a * r + k] * U[b * r + k] : U[a * r + k] * U[b * r + k];
         }
         assert.ok(Math.abs(P[a * d + b] - want) < 1e-5, `${precond} P[${a}][${b}] = ${P[a * d + b]}, want ${want}`);
         if (a === b) trace += want;
@@ -161,7 +169,8 @@ test('the preconditioner and its spectrum: P = diag(softplus(p)) + UVᵀ + VUᵀ
 test('backward: gradients are linear in gradOut and dh matches finite differences of forward', () => {
   const d = 4;
   const n = 3;
-  const att = lab.cem.createAttention({ d, heads: 2, steps: 2, eta: 0.5, diagonal: 'per-head', precond: 'paper', precondRank: 1, seed: 6 });
+  const att = lab.cem.createAttention({ d, heads: 2, steps: 2, eta: 0.5, diagonal: 'per-head', precond: 'paper',
+    precondRank: 1, seed: 6 });
   randomizeParams(att, 9, 0.5);
   const h = randomArray(n * d, 2);
   const gradOut = randomArray(n * d, 3);
@@ -191,7 +200,8 @@ test('energyGradient: ∇ε matches finite differences of energy(), and −∇ε
   const d = 4;
   const n = 4;
   const layers = [
-    ...DIAGONALS.map((diagonal) => lab.cem.createAttention({ d, heads: 2, steps: 3, eta: 0.4, diagonal, precond: 'paper', seed: 4 })),
+    ...DIAGONALS.map((diagonal) => lab.cem.createAttention({ d, heads: 2, steps: 3, eta: 0.4, diagonal,
+      precond: 'paper', seed: 4 })),
     lab.cem.createMlp({ d, hidden: 6, activation: 'silu', steps: 2, precond: 'psd', seed: 5 }),
     lab.cem.createMlp({ d, hidden: 6, activation: 'gelu_tanh', seed: 6 }),  // no closed-form Φ: a gradient all the same
   ];
@@ -212,7 +222,8 @@ test('energyGradient: ∇ε matches finite differences of energy(), and −∇ε
       assert.ok(relError(g, minusStep) < 1e-5, `${what}, token ${i}: −∇ε against the plain step`);
       if (layer.options.activation === 'gelu_tanh') continue;
       const y = randomArray(d, 50 + i, 0.8);
-      assert.ok(relError(layer.energyGradient(h, n, i, y), fdGradient(layer, h, n, i, y)) < 1e-4, `${what}, token ${i}`);
+      assert.ok(relError(layer.energyGradient(h, n, i, y), fdGradient(layer, h, n, i, y)) < 1e-4,
+        `${what}, token ${i}`);
     }
   }
   const att = layers[0];

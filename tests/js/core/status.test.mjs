@@ -24,7 +24,8 @@ test('the codes are the documented seven', () => {
 
 test('success: a status whose code is ok', () => {
   assert.equal(thrown({ code: 'ok', field: '', message: '' }, { argument: 'options' }), null);
-  assert.equal(thrown({ code: 'ok', field: 'count', message: '' }, { prefix: 'options' }), null, 'ok wins over a field');
+  assert.equal(thrown({ code: 'ok', field: 'count', message: '' }, { prefix: 'options' }), null,
+    'ok wins over a field');
 });
 
 test('a structured status: its code and message, its field under the call\'s prefix', () => {
@@ -32,14 +33,17 @@ test('a structured status: its code and message, its field under the call\'s pre
   assert.deepEqual(thrown(status, { argument: 'options', prefix: 'options' }),
     { code: 'out-of-range', argument: 'options.count', message: status.message });
   assert.equal(thrown(status, { argument: 'options' }).argument, 'count', 'no prefix: the field is the argument');
-  assert.equal(thrown({ ...status, field: '' }, { argument: 'options' }).argument, 'options', 'no field: the call\'s argument');
+  assert.equal(thrown({ ...status, field: '' }, { argument: 'options' }).argument, 'options',
+    'no field: the call\'s argument');
   assert.equal(thrown({ ...status, field: 'data.count' }, { prefix: 'options' }).argument, 'options.data.count');
   const gp = { argument: 'options', prefix: 'options', fields: ['dx', 'heads'] };
   assert.equal(thrown({ code: 'invalid-value', field: 'attention.heads', message: 'heads must divide d' }, gp).argument,
     'options.heads', 'flat options: a nested field names its last part');
-  assert.equal(thrown({ code: 'invalid-value', field: 'rows', message: 'm' }, { argument: 'x', fields: [] }).argument, 'x',
+  assert.equal(thrown({ code: 'invalid-value', field: 'rows', message: 'm' }, { argument: 'x', fields: [] }).argument,
+    'x',
     'a field the call does not know names the call\'s argument');
-  assert.equal(thrown({ code: 'unsupported', field: 'activation', message: 'm' }, { code: 'invalid-state' }).code, 'unsupported',
+  assert.equal(thrown({ code: 'unsupported', field: 'activation', message: 'm' }, { code: 'invalid-state' }).code,
+    'unsupported',
     'the status code wins over the call\'s');
 });
 

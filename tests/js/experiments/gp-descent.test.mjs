@@ -28,7 +28,8 @@ function checkVerdicts(comparisons) {
 }
 
 test('gp-descent grid --quick: η chosen on dev, paired intervals, test-time recursion and its probes', async () => {
-  const { run, analysis: a, markdown, files } = await runGpDescent(['--suite', 'grid', '--quick', '--out', out], { quiet: true });
+  const { run, analysis: a, markdown, files } = await runGpDescent(['--suite', 'grid', '--quick', '--out', out],
+    { quiet: true });
   const s = run.header.settings;
   assert.ok(run.jobs.every((j) => j.error === '' && !j.diverged), 'every job trained');
   assert.ok(run.jobs.every((j) => j.leakZ > -4), 'no job beats the GP posterior by more than noise');
@@ -73,7 +74,8 @@ test('gp-descent diagonal --quick: every dx and diagonal, norms logged, interval
 });
 
 test('gp-descent small-eta --quick: the smaller step beside the edge, with intervals', async () => {
-  const { analysis: a, markdown } = await runGpDescent(['--suite', 'small-eta', '--quick'], { quiet: true, write: false });
+  const { analysis: a, markdown } = await runGpDescent(['--suite', 'small-eta', '--quick'],
+    { quiet: true, write: false });
   assert.ok(a.rows.length > 0 && a.rows.every((r) => r.small.heldOut && r.edge.heldOut && r.steps > 1));
   assert.ok(a.reference.mean > 0);
   checkVerdicts(a.comparisons);

@@ -32,9 +32,11 @@ test('every variant spends the budget by the library\'s rule, and the sessions a
   const lab = await loadGateLab();
   const { settings, variants } = LM_PRESET;
   const text = readFileSync(TEXT, 'latin1').slice(0, settings.maxChars);
-  const corpus = lab.lm.createCorpus(text, { devFraction: settings.devFraction, validationFraction: settings.validationFraction });
+  const corpus = lab.lm.createCorpus(text,
+    { devFraction: settings.devFraction, validationFraction: settings.validationFraction });
   for (const v of variants) {
-    assert.equal(lab.lm.hiddenForBudget({ kind: v.kind, rank: v.rank, d: settings.d, budget: settings.budget }), v.hidden, v.name);
+    const hidden = lab.lm.hiddenForBudget({ kind: v.kind, rank: v.rank, d: settings.d, budget: settings.budget });
+    assert.equal(hidden, v.hidden, v.name);
     assert.equal(v.mlpParameters, settings.budget, `${v.name}: equal MLP parameters`);
   }
   const state = { models: variants.map((v) => v.name).slice(0, 4).join(','), seeds: 2, seed: 7, steps: 100 };
@@ -55,10 +57,12 @@ async function sameAsNative(models) {
   assert.deepEqual(curveSteps(steps), [50, 100, 120]);
   const [run] = runsOf({ models, seeds: 1, seed: 3, steps });
   const native = await runNative('lm-job', ['--experiment', 'lm-figure', '--text', TEXT, '--variant', run.variant.name,
-    '--phase', 'main', '--seed', String(run.seed), '--lr', String(run.variant.learningRate), '--steps', String(steps)], { quiet: true });
+    '--phase', 'main', '--seed', String(run.seed), '--lr', String(run.variant.learningRate),
+    '--steps', String(steps)], { quiet: true });
   assert.deepEqual(native.curveSteps, curveSteps(steps));
   const text = readFileSync(TEXT, 'latin1').slice(0, settings.maxChars);
-  const corpus = lab.lm.createCorpus(text, { devFraction: settings.devFraction, validationFraction: settings.validationFraction });
+  const corpus = lab.lm.createCorpus(text,
+    { devFraction: settings.devFraction, validationFraction: settings.validationFraction });
   const probe = lab.lm.createSession({ ...run.reference, corpus });
   const initRms = probe.mlpOutputRms(0);
   probe.dispose();

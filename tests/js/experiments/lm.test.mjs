@@ -17,7 +17,8 @@ import { parseLmOptions } from '../../../scripts/experiments/lm-cli.mjs';
 const out = mkdtempSync(join(tmpdir(), 'gatelab-lm-'));
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 
-test('tiny-lm --quick: losses finite and below the unigram baseline, tied models smaller, same table twice', async () => {
+test('tiny-lm --quick: losses finite and below the unigram baseline, tied models smaller, same table twice',
+  async () => {
   const { results, analysis, markdown, files } = await runTinyLm(['--quick', '--out', out], { quiet: true });
   const c = analysis.corpus;
   assert.ok(c.unigram < c.uniform);
@@ -45,7 +46,8 @@ test('tiny-lm --quick: losses finite and below the unigram baseline, tied models
   assert.ok(results.sweep.every((j) => j.split === 'dev') && main.every((j) => j.split === 'validation'));
   assert.match(markdown, /perplexity/);
   assert.match(markdown, /not reproduced at this scale|is better/);
-  assert.deepEqual(files.map((f) => f.split('/').pop()), ['tiny-lm-quick.json', 'tiny-lm-quick.svg', 'tiny-lm-quick.md']);
+  assert.deepEqual(files.map((f) => f.split('/').pop()),
+    ['tiny-lm-quick.json', 'tiny-lm-quick.svg', 'tiny-lm-quick.md']);
   assert.ok(readFileSync(files[1], 'utf8').startsWith('<svg'));
   const again = await runTinyLm(['--quick', '--threads', '1'], { quiet: true, writeFiles: false });
   assert.equal(again.markdown, markdown);
@@ -61,7 +63,8 @@ test('mlp-lm --quick: every variant at one budget, the verdict and the pre-regis
   assert.ok(['supports', 'against', 'where σ acts', 'not reproduced at this scale', 'harness not resolving']
     .includes(analysis.verdict.outcome));
   assert.deepEqual(analysis.primary.map((c) => c.id), ['H1', 'H2', 'H3', 'H4']);
-  assert.ok(analysis.primary[0].diff && Number.isFinite(analysis.primary[0].diff.holm), 'H1 measured and Holm-adjusted');
+  assert.ok(analysis.primary[0].diff && Number.isFinite(analysis.primary[0].diff.holm),
+    'H1 measured and Holm-adjusted');
   const symgated = results.main.find((j) => j.variant === 'symgated-silu' && j.phase === 'main');
   assert.ok(symgated.diagnostics.at(-1)[0].exchangeGap < 1e-6, 'symgated stays exchange-symmetric while training');
   assert.ok(results.main.some((j) => j.phase === 'long' && j.steps === results.settings.longSteps));
@@ -79,7 +82,8 @@ test('mlp-lm: plan, one process per job, then merge gives the single run\'s tabl
     }
   };
   const sweep = await runMlpLm(['--quick', '--plan', 'sweep', '--jobs-dir', dir], { quiet: true });
-  assert.ok(sweep.commands.length >= 18 && sweep.commands.every((c) => c.includes(' lm-job ') && c.includes(' --out ')));
+  assert.ok(sweep.commands.length >= 18
+    && sweep.commands.every((c) => c.includes(' lm-job ') && c.includes(' --out ')));
   run(sweep.commands);
   const main = await runMlpLm(['--quick', '--plan', 'main', '--jobs-dir', dir], { quiet: true });
   assert.ok(main.commands.every((c) => /--phase (main|long)/.test(c)));
@@ -91,14 +95,16 @@ test('mlp-lm: plan, one process per job, then merge gives the single run\'s tabl
   assert.deepEqual(merged.results.main, single.results.main);
 });
 
-test('mlp-lm --resume: a second run reads the kept jobs and gives the same tables; another table is refused', async () => {
+test('mlp-lm --resume: a second run reads the kept jobs and gives the same tables; another table is refused',
+  async () => {
   const dir = mkdtempSync(join(out, 'resume-'));
   const first = await runMlpLm(['--quick', '--resume', dir], { quiet: true, writeFiles: false });
   const kept = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'table.json').length;
   assert.equal(kept, first.results.sweep.length + first.results.main.length, 'every job kept as a file');
   const again = await runMlpLm(['--quick', '--resume', dir], { quiet: true, writeFiles: false });
   assert.equal(again.markdown, first.markdown);
-  await assert.rejects(runTinyLm(['--quick', '--resume', dir], { quiet: true, writeFiles: false }), /another variant table/);
+  await assert.rejects(runTinyLm(['--quick', '--resume', dir], { quiet: true, writeFiles: false }),
+    /another variant table/);
 });
 
 test('language-model options: unknown flags refused, plans need a folder', () => {

@@ -70,10 +70,15 @@ test('the grid comparisons quoted in docs/EXPERIMENTS.md are the JSON\'s', () =>
 test('test-time recursion: worse at every T′ ≠ T, every step a descent step, entropy falling', () => {
   for (const tt of grid.analysis.testTime) {
     for (const r of tt.rows) {
-      assert.ok(r.descended.every((v) => v === 1), `trained ${tt.trained}, T′ = ${r.steps}: every step lowers the energy`);
+      assert.ok(r.descended.every((v) => v === 1),
+        `trained ${tt.trained}, T′ = ${r.steps}: every step lowers the energy`);
       assert.ok(r.mlpDescended.every((v) => v === 1));
-      for (let s = 1; s < r.entropy.length; s++) assert.ok(r.entropy[s] < r.entropy[s - 1], 'entropy falls at each step');
-      if (r.againstTrained) assert.ok(r.againstTrained.ci95[0] > 0, `trained ${tt.trained}, T′ = ${r.steps}: resolved worse`);
+      for (let s = 1; s < r.entropy.length; s++) {
+        assert.ok(r.entropy[s] < r.entropy[s - 1], 'entropy falls at each step');
+      }
+      if (r.againstTrained) {
+        assert.ok(r.againstTrained.ci95[0] > 0, `trained ${tt.trained}, T′ = ${r.steps}: resolved worse`);
+      }
     }
   }
   const t4 = grid.analysis.testTime.find((t) => t.trained === 4);
@@ -86,8 +91,9 @@ test('test-time recursion: worse at every T′ ≠ T, every step a descent step,
 
 test('the diagonal comparisons quoted are the JSON\'s, and the diagonal stays small', () => {
   const a = diagonal.analysis;
-  for (const pattern of [/no diagonal against a shared diagonal, dx = 1$/, /no diagonal against a shared diagonal, dx = 8/,
-    /no diagonal against a shared diagonal, dx = 16/, /per-head against a shared diagonal, dx = 8/]) {
+  for (const pattern of [/no diagonal against a shared diagonal, dx = 1$/,
+    /no diagonal against a shared diagonal, dx = 8/, /no diagonal against a shared diagonal, dx = 16/,
+    /per-head against a shared diagonal, dx = 8/]) {
     const c = find(a, pattern);
     assert.ok(doc.includes(quoted(c)), `${c.claim}: ${quoted(c)} quoted`);
   }

@@ -12,8 +12,8 @@ const options = { length: 8, steps: 1, seed: 5 };
 const [seq] = gp.sample(options, 11);
 const xq = Float32Array.of(-0.5, 0.25);
 
-const expectError = (fn, argument, code) => assert.throws(fn, (e) => e instanceof GateLabError && e.argument === argument
-  && e.code === code, `${argument} ${code}`);
+const expectError = (fn, argument, code) => assert.throws(fn,
+  (e) => e instanceof GateLabError && e.argument === argument && e.code === code, `${argument} ${code}`);
 
 test('evaluating a T = 1 model at T′ changes its predictions; 0 restores the as-trained bits', () => {
   const s = gp.createSession(options);

@@ -69,12 +69,13 @@ test('a session trains, beats the context mean, and its prediction at t ignores 
   session.dispose();
   session.dispose();
   assert.equal(lab.liveObjects(), before);
-  assert.throws(() => session.train(1), (e) => e instanceof GateLabError && /disposed/.test(e.message) && e.code === 'disposed');
+  assert.throws(() => session.train(1),
+    (e) => e instanceof GateLabError && /disposed/.test(e.message) && e.code === 'disposed');
 });
 
 test('bad options throw GateLabError naming the option, with its code', () => {
-  const expectError = (fn, argument, code) => assert.throws(fn, (e) => e instanceof GateLabError && e.argument === argument
-    && e.code === code);
+  const expectError = (fn, argument, code) => assert.throws(fn,
+    (e) => e instanceof GateLabError && e.argument === argument && e.code === code);
   expectError(() => gp.createSession({ noiseStd: 0 }), 'options.noiseStd', 'out-of-range');
   expectError(() => gp.createSession({ dx: 99 }), 'options.dx', 'out-of-range');
   expectError(() => gp.createSession({ steps: 40 }), 'options.steps', 'out-of-range');
@@ -86,7 +87,8 @@ test('bad options throw GateLabError naming the option, with its code', () => {
   expectError(() => gp.createSession({ diagonal: 'perhead' }), 'options.diagonal', 'invalid-value');
   expectError(() => gp.sample({}, -1), 'seed', 'out-of-range');
   expectError(() => gp.sample({}, 0, 1e9), 'count', 'out-of-range');
-  expectError(() => gp.posterior({ length: 3 }, { x: new Float32Array(2), y: new Float32Array(3) }), 'seq.x', 'invalid-value');
+  expectError(() => gp.posterior({ length: 3 }, { x: new Float32Array(2), y: new Float32Array(3) }), 'seq.x',
+    'invalid-value');
   expectError(() => gp.posteriorAt({ dx: 2 }, gp.sample({ dx: 2 })[0], 1, new Float32Array(3)), 'xq', 'invalid-value');
   expectError(() => gp.posteriorAt({}, gp.sample()[0], 1, [0.5]), 'xq', 'invalid-type');
   const session = gp.createSession({ length: 4 });

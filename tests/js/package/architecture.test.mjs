@@ -1,8 +1,9 @@
 // The house plan, checked on every `npm test` so the layout stays the way docs/ and the READMEs
 // describe it: where Emscripten may be included, which C++ area may include which, that the
 // library has no DOM, that figures reach the library only through its public entry, that the raw
-// module's names are marked private, how long a source file and the bindings may grow, and that
-// every registered figure is declared and documented.
+// module's names are marked private, how long a source file and the bindings may grow, how wide
+// a TypeScript line may be (ESLint holds the JavaScript), and that every registered figure is
+// declared and documented.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -30,7 +31,8 @@ test('Emscripten headers appear only in cpp/bindings/ and the named benchmark mo
   // The benchmarks time kernels in the browser: bench_support.hpp reads performance.now() through
   // EM_ASM and bench/module/ is the benchmark's own wasm entry. Nothing else may include them.
   const allowed = new Set(['bench/bench_support.hpp', 'bench/module/bench_module.cpp']);
-  const offenders = [...files('cpp', (p) => CPP.test(p)), ...files('tests/cpp', (p) => CPP.test(p)), ...files('bench', (p) => CPP.test(p))]
+  const offenders = [...files('cpp', (p) => CPP.test(p)), ...files('tests/cpp', (p) => CPP.test(p)),
+    ...files('bench', (p) => CPP.test(p))]
     .filter((p) => !p.startsWith('cpp/bindings/') && !allowed.has(p))
     .filter((p) => /#\s*include\s*[<"]emscripten/.test(read(p)));
   assert.deepEqual(offenders, []);
@@ -50,7 +52,8 @@ test(`C++ areas include only the areas below them: ${FLOORS.join(' ← ')}`, () 
   const bad = [];
   for (const area of order) {
     const mayInclude = new Set(order.slice(0, order.indexOf(area) + 1));
-    for (const path of [...files(`cpp/include/gatelab/${area}`), ...files(`cpp/src/${area}`)].filter((p) => CPP.test(p))) {
+    const sources = [...files(`cpp/include/gatelab/${area}`), ...files(`cpp/src/${area}`)].filter((p) => CPP.test(p));
+    for (const path of sources) {
       for (const [, used] of code(read(path)).matchAll(/#\s*include\s*"gatelab\/([a-z_]+)\//g)) {
         if (!mayInclude.has(used)) bad.push(`${path} includes gatelab/${used}/`);
       }
@@ -66,11 +69,13 @@ test('README quotes the floor plan as the architecture test writes it', () => {
 test('web/lib uses no DOM (it runs in Node, workers and pages alike)', () => {
   const dom = /\b(document|window|HTMLElement|customElements|requestAnimationFrame|localStorage)\b/;
   // `typeof window` only asks which environment this is; it uses nothing of the DOM.
-  const offenders = files('web/lib', (p) => /\.js$/.test(p)).filter((p) => dom.test(code(read(p)).replace(/typeof\s+\w+/g, '')));
+  const offenders = files('web/lib', (p) => /\.js$/.test(p))
+    .filter((p) => dom.test(code(read(p)).replace(/typeof\s+\w+/g, '')));
   assert.deepEqual(offenders, []);
 });
 
-// The catalogue (generated from the core) is the second public entry: figure schemas need its names before any wasm loads.
+// The catalogue (generated from the core) is the second public entry: figure schemas need its
+// names before any wasm loads.
 const PUBLIC_ENTRIES = new Set(['web/lib/gatelab.js', 'web/lib/catalogue.js']);
 
 test('figures import web/lib only through its public entries, web/lib/gatelab.js and web/lib/catalogue.js', () => {
@@ -89,7 +94,8 @@ test('the raw module is private: every module-level Embind name starts with _', 
   // Functions and constants on the module; a class's methods are reached only through its handles.
   const names = files('cpp/bindings', (f) => CPP.test(f)).flatMap((f) => {
     const text = code(read(f));
-    return [...text.matchAll(/^\s*function\(\s*"(\w+)"/gm), ...text.matchAll(/\{"(\w+)", [\w.]+\}/g)].map((m) => `${f}: ${m[1]}`);
+    return [...text.matchAll(/^\s*function\(\s*"(\w+)"/gm), ...text.matchAll(/\{"(\w+)", [\w.]+\}/g)]
+      .map((m) => `${f}: ${m[1]}`);
   });
   assert.ok(names.length > 80, `found the registrations (${names.length})`);
   assert.deepEqual(names.filter((n) => !/: _\w/.test(n)), []);
@@ -98,6 +104,16 @@ test('the raw module is private: every module-level Embind name starts with _', 
 test('no source file in cpp/ or web/ exceeds 500 lines', () => {
   const sources = [...files('cpp', (p) => CPP.test(p)), ...files('web', (p) => JS.test(p) || /\.(html|css)$/.test(p))];
   const long = sources.map((p) => [p, read(p).split('\n').length - 1]).filter(([, n]) => n > 500);
+  assert.deepEqual(long, []);
+});
+
+test('no TypeScript file (.ts, .d.ts) has a line over 120 columns', () => {
+  // ESLint holds the .js and .mjs files to 120 columns (max-len in eslint.config.js) and clang-format
+  // the C++; it does not read TypeScript, so the declarations and the type tests are checked here.
+  const typeFiles = ['web', 'tests/types'].flatMap((dir) => files(dir, (p) => /\.ts$/.test(p)));
+  assert.ok(typeFiles.length >= 10, `the .ts files are found (${typeFiles.length})`);
+  const long = typeFiles.flatMap((p) => read(p).split('\n').map((line, i) => [`${p}:${i + 1}`, line.length])
+    .filter(([, n]) => n > 120));
   assert.deepEqual(long, []);
 });
 
@@ -119,13 +135,16 @@ test('the bindings stay thin: cpp/bindings/ holds at most 960 lines of C++', () 
 
 test('every registered figure is declared in the types and documented in both READMEs', () => {
   const index = read('web/components/index.js');
-  const block = index.slice(index.indexOf('export const FIGURES'), index.indexOf('};', index.indexOf('export const FIGURES')));
+  const figuresAt = index.indexOf('export const FIGURES');
+  const block = index.slice(figuresAt, index.indexOf('};', figuresAt));
   const tags = [...block.matchAll(/'(gatelab-[a-z-]+)'/g)].map((m) => m[1]);
   assert.ok(tags.length >= 12, `${tags.length} figures found`);
-  const types = ['index.d.ts', 'paper-a/figures.d.ts', 'paper-b/figures.d.ts'].map((f) => read(`web/components/${f}`)).join('\n');
+  const types = ['index.d.ts', 'paper-a/figures.d.ts', 'paper-b/figures.d.ts']
+    .map((f) => read(`web/components/${f}`)).join('\n');
   const readme = read('web/components/README.md');
   assert.deepEqual(tags.filter((t) => !types.includes(`'${t}'`)), [], 'missing from the .d.ts files');
-  assert.deepEqual(tags.filter((t) => !readme.includes(`<${t}>`) && !readme.includes(`\`${t}\``)), [], 'missing from the README');
+  assert.deepEqual(tags.filter((t) => !readme.includes(`<${t}>`) && !readme.includes(`\`${t}\``)), [],
+    'missing from the README');
   // The top README's figure list ("Figures: `gatelab-…`, … (paper B).") names every one.
   const top = read('README.md');
   const start = top.indexOf('Figures: `gatelab-');

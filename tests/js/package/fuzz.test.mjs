@@ -11,8 +11,8 @@ const PUBLIC_FUNCTIONS = [
   'lab.activationInfo', 'lab.activationCurve', 'lab.liveObjects', 'lab.heapBytes',
   'lab.createLayer', 'lab.layerLabel', 'lab.census', 'lab.rankApprox', 'lab.interactions',
   'lab.symmetry.exchangeGap', 'lab.symmetry.scalingGap', 'lab.symmetry.exchangePlane', 'lab.symmetry.ntk',
-  'lab.datasets.make', 'lab.createTrainer', 'lab.race', 'lab.stats.summary', 'lab.stats.paired', 'lab.stats.holm', 'lab.stats.tQuantile',
-  'lab.stats.bands',
+  'lab.datasets.make', 'lab.createTrainer', 'lab.race', 'lab.stats.summary', 'lab.stats.paired', 'lab.stats.holm',
+  'lab.stats.tQuantile', 'lab.stats.bands',
   'lab.cem.createAttention', 'lab.cem.createMlp', 'lab.cem.createStandardAttention', 'lab.cem.createGatedMlp',
   'lab.cem.asStandardAttention', 'lab.cem.asGatedMlp',
   'lab.gp.sample', 'lab.gp.posterior', 'lab.gp.posteriorAt', 'lab.gp.createSession',
@@ -39,7 +39,8 @@ test('10000 random API calls: only GateLabErrors with a code, no abort, no leak,
   const lab = await loadGateLab();
   const baseline = lab.liveObjects();
   const stats = await fuzzApi(lab, { seed: 20261129, calls: 10000 });
-  assert.deepEqual(stats.failures.slice(0, 5), [], `${stats.failures.length} calls failed otherwise than with GateLabError`);
+  assert.deepEqual(stats.failures.slice(0, 5), [],
+    `${stats.failures.length} calls failed otherwise than with GateLabError`);
   assert.ok(stats.refused > 1000, 'the fuzzer reached the validation paths');
   assert.ok(stats.calls - stats.refused > 100, 'and made valid calls too');
   const kinds = seedHandles(lab);

@@ -20,8 +20,9 @@ test('the packed tarball installs into an empty folder and works from node', () 
     const listing = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], root))[0];
     const files = listing.files.map((f) => f.path);
     for (const needed of ['web/lib/gatelab.js', 'web/lib/gatelab.d.ts', 'web/dist/gatelab_wasm.mjs',
-      'web/dist/gatelab_wasm.wasm', 'web/dist/gatelab.embed.js', 'web/dist/lm-text.txt', 'web/components/index.js', 'package.json',
-      'custom-elements.json', 'web/demos/frame.html', 'web/demos/frame.js', 'web/hosts/frame-host.js', 'web/hosts/oembed.js',
+      'web/dist/gatelab_wasm.wasm', 'web/dist/gatelab.embed.js', 'web/dist/lm-text.txt', 'web/components/index.js',
+      'package.json', 'custom-elements.json', 'web/demos/frame.html', 'web/demos/frame.js', 'web/hosts/frame-host.js',
+      'web/hosts/oembed.js',
       'web/hosts/hugo/layouts/shortcodes/gatelab.html', 'web/hosts/jekyll/_includes/gatelab.html']) {
       assert.ok(files.includes(needed), `tarball lacks ${needed}`);
     }

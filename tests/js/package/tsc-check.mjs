@@ -14,7 +14,8 @@ export function tsc(args) {
 
 /** Type-checks a misuse file strictly; returns tsc's result and the lines it reported errors on. */
 export function misuseErrors(file) {
-  const r = tsc(['--noEmit', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', file]);
+  const r = tsc(['--noEmit', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext',
+    file]);
   const name = basename(file);
   const lines = r.stdout.split('\n').filter((l) => l.includes(`${name}(`))
     .map((l) => Number(new RegExp(`${name.replace(/\./g, '\\.')}\\((\\d+)`).exec(l)[1]));

@@ -40,7 +40,8 @@ test('census: measured null-space dimensions equal the predicted counts', () => 
   assert.equal(gatedSilu.predicted, 3);
   assert.equal(gatedSilu.exchangeMeasured, false);
   throwsNamed(() => lab.census({ kinds: ['rnn'] }), /options.kinds\[0\]/, 'invalid-value');
-  throwsNamed(() => lab.census({ activations: 'relu' }), /options.activations must be a non-empty array/, 'invalid-type');
+  throwsNamed(() => lab.census({ activations: 'relu' }), /options.activations must be a non-empty array/,
+    'invalid-type');
   throwsNamed(() => lab.census({ ranks: [9] }), /rank must be an integer from 1 to dIn = 4/, 'out-of-range');
   throwsNamed(() => lab.census({ hidden: 50, ranks: [4] }), /census cap is 256/, 'out-of-range');
   throwsNamed(() => lab.census({ threshold: 2 }), /threshold/, 'out-of-range', 'options.threshold');
@@ -103,7 +104,8 @@ test('interactions reproduce the layer: x·B·xᵀ = u·f(x)', () => {
   const mlp = lab.createLayer({ kind: 'mlp', dIn: 4, hidden: 6, dOut: 2 });
   throwsNamed(() => lab.interactions(mlp, u), /this layer is 'mlp'/, 'unsupported', 'layer');
   throwsNamed(() => lab.interactions({}, u), /layer must be a layer made by lab.createLayer/, 'invalid-type');
-  throwsNamed(() => lab.interactions(layer, new Float32Array(3)), /u must be a Float32Array of dOut = 2/, 'invalid-value');
+  throwsNamed(() => lab.interactions(layer, new Float32Array(3)), /u must be a Float32Array of dOut = 2/,
+    'invalid-value');
   throwsNamed(() => lab.interactions(layer, u, new Float32Array([1, 2, NaN, 0])), /x\[2\] is NaN/, 'not-finite');
   mlp.dispose();
   layer.dispose();

@@ -161,7 +161,8 @@ test('activationCurve gives value, derivative and sigma(z)/z', () => {
 });
 
 test('backward returns gradients shaped like the parameters', () => {
-  const layer = lab.createLayer({ kind: 'symmetric', activation: 'tanh', dIn: 3, hidden: 4, dOut: 2, rank: 3, seed: 6 });
+  const layer = lab.createLayer({ kind: 'symmetric', activation: 'tanh', dIn: 3, hidden: 4, dOut: 2, rank: 3,
+    seed: 6 });
   const x = randomBatch(5, 3);
   const gradOut = randomBatch(5, 2, 7);
   const g = layer.backward(x, 5, gradOut);

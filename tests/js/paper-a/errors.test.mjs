@@ -11,7 +11,8 @@ const good = { kind: 'gated', activation: 'silu', dIn: 4, hidden: 8, dOut: 3, ra
 
 function throwsNamed(fn, pattern, code) {
   assert.throws(fn, (e) => {
-    assert.ok(e instanceof GateLabError && e instanceof Error && e.name === 'GateLabError', `expected GateLabError, got ${e}`);
+    assert.ok(e instanceof GateLabError && e instanceof Error && e.name === 'GateLabError',
+      `expected GateLabError, got ${e}`);
     assert.match(e.message, pattern);
     assert.equal(e.code, code, e.message);
     return true;
@@ -31,7 +32,8 @@ test('createLayer refuses bad options with a message naming the option', () => {
     for (const [bad, code] of badSizes) {
       throwsNamed(() => lab.createLayer({ ...good, [field]: bad }), new RegExp(field), code);
     }
-    throwsNamed(() => lab.createLayer({ ...good, [field]: lab.limits.maxLayerDim + 1 }), new RegExp(field), 'out-of-range');
+    throwsNamed(() => lab.createLayer({ ...good, [field]: lab.limits.maxLayerDim + 1 }), new RegExp(field),
+      'out-of-range');
   }
   throwsNamed(() => lab.createLayer({ ...good, rank: 5 }), /rank must be an integer from 1 to dIn = 4/, 'out-of-range');
   throwsNamed(() => lab.createLayer({ ...good, rank: 0 }), /rank/, 'out-of-range');
@@ -39,7 +41,8 @@ test('createLayer refuses bad options with a message naming the option', () => {
   throwsNamed(() => lab.createLayer({ ...good, seed: 1.5 }), /seed/, 'invalid-type');
   throwsNamed(() => lab.createLayer({ ...good, activation: 'swish', beta: NaN }), /beta/, 'not-finite');
   throwsNamed(() => lab.createLayer({ ...good, activation: 'swish', beta: 1e6 }), /beta/, 'out-of-range');
-  throwsNamed(() => lab.createLayer({ ...good, dIn: 4096, hidden: 4096, rank: 4 }), /parameters; the cap is/, 'out-of-range');
+  throwsNamed(() => lab.createLayer({ ...good, dIn: 4096, hidden: 4096, rank: 4 }), /parameters; the cap is/,
+    'out-of-range');
   assert.equal(lab.liveObjects(), 0);
 });
 
@@ -54,7 +57,8 @@ test('a core error names the field it is about', () => {
 test('forward refuses wrong arrays, lengths, non-finite values and bad row counts', () => {
   const layer = lab.createLayer(good);
   const x = new Float32Array(8);
-  throwsNamed(() => layer.forward([0, 0, 0, 0], 1), /x must be a Float32Array of rows·dIn = 4 numbers \(got an Array/, 'invalid-type');
+  throwsNamed(() => layer.forward([0, 0, 0, 0], 1),
+    /x must be a Float32Array of rows·dIn = 4 numbers \(got an Array/, 'invalid-type');
   throwsNamed(() => layer.forward(new Float64Array(8), 2), /Float32Array/, 'invalid-type');
   throwsNamed(() => layer.forward(x, 3), /rows·dIn = 12/, 'invalid-value');
   throwsNamed(() => layer.forward(x, 0), /rows must be an integer/, 'out-of-range');
@@ -62,7 +66,8 @@ test('forward refuses wrong arrays, lengths, non-finite values and bad row count
   throwsNamed(() => layer.forward(x, 1e9), /rows/, 'out-of-range');
   throwsNamed(() => layer.forward(Float32Array.of(0, 0, NaN, 0), 1), /x\[2\] is NaN/, 'not-finite');
   throwsNamed(() => layer.forward(Float32Array.of(0, Infinity, 0, 0), 1), /x\[1\] is Infinity/, 'not-finite');
-  throwsNamed(() => layer.backward(x, 2, new Float32Array(5)), /gradOut must be a Float32Array of rows·dOut = 6/, 'invalid-value');
+  throwsNamed(() => layer.backward(x, 2, new Float32Array(5)), /gradOut must be a Float32Array of rows·dOut = 6/,
+    'invalid-value');
   throwsNamed(() => layer.setParams({ Q: new Float32Array(3) }), /params.Q/, 'invalid-value');
   throwsNamed(() => layer.setParams(null), /params/, 'invalid-type');
   throwsNamed(() => layer.setParams(), /params/, 'invalid-type');
@@ -92,11 +97,14 @@ test('symmetry probes refuse bad input', () => {
   const gated = lab.createLayer(good);
   const mlp = lab.createLayer({ ...good, kind: 'mlp' });
   const x = new Float32Array(8).fill(0.5);
-  throwsNamed(() => lab.symmetry.exchangeGap({}, x, 2), /layer must be a layer made by lab.createLayer/, 'invalid-type');
+  throwsNamed(() => lab.symmetry.exchangeGap({}, x, 2), /layer must be a layer made by lab.createLayer/,
+    'invalid-type');
   throwsNamed(() => lab.symmetry.exchangeGap(mlp, x, 2), /mlp/, 'unsupported');
   throwsNamed(() => lab.symmetry.scalingGap(gated, x, 2, 0), /alpha/, 'out-of-range');
-  throwsNamed(() => lab.symmetry.scalingGap(gated, x, 2, new Float32Array(3)), /alpha must be a Float32Array of hidden = 8/, 'invalid-value');
-  throwsNamed(() => lab.symmetry.scalingGap(gated, x, 2, new Float32Array(8)), /alpha must be non-zero in every unit/, 'out-of-range');
+  throwsNamed(() => lab.symmetry.scalingGap(gated, x, 2, new Float32Array(3)),
+    /alpha must be a Float32Array of hidden = 8/, 'invalid-value');
+  throwsNamed(() => lab.symmetry.scalingGap(gated, x, 2, new Float32Array(8)),
+    /alpha must be non-zero in every unit/, 'out-of-range');
   throwsNamed(() => lab.symmetry.exchangePlane('nope'), /activation/, 'invalid-value');
   throwsNamed(() => lab.symmetry.exchangePlane('silu', { n: 1 }), /options.n/, 'out-of-range');
   throwsNamed(() => lab.symmetry.exchangePlane('silu', { n: 1e6 }), /options.n/, 'out-of-range');

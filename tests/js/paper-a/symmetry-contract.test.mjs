@@ -161,7 +161,8 @@ test('trainers and race models accept symmetrize; it is refused naming it elsewh
   t.dispose();
   refuses(() => lab.createTrainer(trainerOptions('relu', 0.05, { kind: 'mlp', symmetrize: 0.5 })), 'options.symmetrize',
     'unsupported');
-  refuses(() => lab.createTrainer(trainerOptions('relu', 0.05, { symmetrize: 2 })), 'options.symmetrize', 'out-of-range');
+  refuses(() => lab.createTrainer(trainerOptions('relu', 0.05, { symmetrize: 2 })), 'options.symmetrize',
+    'out-of-range');
   const race = { steps: 20, seeds: 1, data: { task: 'xor', count: 60 } };
   const models = [{ kind: 'gated', activation: 'silu' }, { kind: 'gated', activation: 'silu', symmetrize: 1 }];
   const r = lab.race({ ...race, models });

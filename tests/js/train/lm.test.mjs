@@ -56,7 +56,8 @@ test('a session learns, replays bit for bit, and resumes from a checkpoint', () 
 test('diagnostics: symgated keeps no antisymmetric part; the budget rule gives equal MLPs', () => {
   const corpus = lab.lm.createCorpus(text);
   const gated = lab.lm.createSession({ corpus, ...small, mlp: { kind: 'gated', activation: 'silu', budget: 768 } });
-  const symgated = lab.lm.createSession({ corpus, ...small, mlp: { kind: 'gated', activation: 'silu', symmetrize: 1, budget: 768 } });
+  const symgated = lab.lm.createSession({ corpus, ...small,
+    mlp: { kind: 'gated', activation: 'silu', symmetrize: 1, budget: 768 } });
   const ffn = lab.lm.createSession({ corpus, ...small, mlp: { kind: 'mlp', activation: 'gelu', budget: 768 } });
   assert.equal(gated.options.mlp.hidden, 16);
   assert.equal(ffn.options.mlp.hidden, 24);
@@ -83,7 +84,8 @@ test('bad input: a GateLabError naming the argument, with a code; the module sta
   refuse(() => lab.lm.createSession({ corpus: {}, ...small }), 'options.corpus', 'invalid-type');
   refuse(() => lab.lm.createSession({ corpus, ...small, mlp: { kind: 'nope' } }), 'options.mlp.kind', 'invalid-value');
   refuse(() => lab.lm.createSession({ corpus, ...small, optimizer: 'rmsprop' }), 'options.optimizer', 'invalid-value');
-  assert.throws(() => lab.lm.createSession({ corpus, ...small, heads: 3 }), (e) => e instanceof GateLabError && e.argument === 'options');
+  assert.throws(() => lab.lm.createSession({ corpus, ...small, heads: 3 }),
+    (e) => e instanceof GateLabError && e.argument === 'options');
   const s = lab.lm.createSession({ corpus, ...small });
   refuse(() => s.train(-1), 'n', 'out-of-range');
   refuse(() => s.evaluate('test'), 'split', 'invalid-value');

@@ -44,28 +44,36 @@ test('datasets.make takes user points (0 means −1)', () => {
 
 test('datasets.make refuses bad input naming the argument', () => {
   throwsNamed(() => lab.datasets.make('moons'), /^task must be one of/, 'invalid-value', 'task');
-  throwsNamed(() => lab.datasets.make('circle', { count: 3 }), /options.count must be an integer from 4/, 'out-of-range', 'options.count');
+  throwsNamed(() => lab.datasets.make('circle', { count: 3 }), /options.count must be an integer from 4/,
+    'out-of-range', 'options.count');
   throwsNamed(() => lab.datasets.make('circle', { count: 1e9 }), /options.count/, 'out-of-range');
   throwsNamed(() => lab.datasets.make('circle', { noise: NaN }), /options.noise must be a finite number/, 'not-finite');
-  throwsNamed(() => lab.datasets.make('circle', { noise: 5 }), /noise must be a number from 0 to 2/, 'out-of-range', 'options.noise');
+  throwsNamed(() => lab.datasets.make('circle', { noise: 5 }), /noise must be a number from 0 to 2/, 'out-of-range',
+    'options.noise');
   throwsNamed(() => lab.datasets.make('circle', { trainFraction: 0 }), /options.trainFraction/, 'out-of-range');
   throwsNamed(() => lab.datasets.make('circle', { seed: -1 }), /options.seed/, 'out-of-range');
   throwsNamed(() => lab.datasets.make('circle', 'big'), /options must be an options object/, 'invalid-type');
   throwsNamed(() => lab.datasets.make('user'), /options.points must be an object/, 'invalid-type');
-  throwsNamed(() => lab.datasets.make('circle', { points: {} }), /options.points must be absent/, 'unsupported', 'options.points');
-  throwsNamed(() => lab.datasets.make('user', { points: { x: new Float32Array(4), y: [1, -1] } }), /options.points.y/, 'invalid-type');
+  throwsNamed(() => lab.datasets.make('circle', { points: {} }), /options.points must be absent/, 'unsupported',
+    'options.points');
+  throwsNamed(() => lab.datasets.make('user', { points: { x: new Float32Array(4), y: [1, -1] } }),
+    /options.points.y/, 'invalid-type');
   throwsNamed(() => lab.datasets.make('user', { points: { x: new Float32Array(3), y: new Float32Array(2) } }),
     /options.points.x must be a Float32Array of 2·points = 4/, 'invalid-value');
-  throwsNamed(() => lab.datasets.make('user', { points: { x: new Float32Array([0, 0, NaN, 1]), y: new Float32Array(2) } }),
+  throwsNamed(() => lab.datasets.make('user',
+    { points: { x: new Float32Array([0, 0, NaN, 1]), y: new Float32Array(2) } }),
     /options.points.x\[2\] is NaN/, 'not-finite');
   throwsNamed(() => lab.datasets.make('user', { points: { x: new Float32Array(4), y: new Float32Array([1, 3]) } }),
     /y\[1\] must be -1, 0 or 1/, 'invalid-value');
-  throwsNamed(() => lab.datasets.make('teacher', { teacher: { kind: 'rnn' } }), /options.teacher.kind/, 'invalid-value');
-  throwsNamed(() => lab.datasets.make('teacher', { teacher: { rank: 4 } }), /rank/, 'out-of-range', 'options.teacher.rank');
+  throwsNamed(() => lab.datasets.make('teacher', { teacher: { kind: 'rnn' } }), /options.teacher.kind/,
+    'invalid-value');
+  throwsNamed(() => lab.datasets.make('teacher', { teacher: { rank: 4 } }), /rank/, 'out-of-range',
+    'options.teacher.rank');
 });
 
 test('a trainer steps, records curves, lowers the loss and is deterministic by seed', () => {
-  const options = { kind: 'gated', activation: 'silu', hidden: 8, seed: 5, learningRate: 0.03, data: { task: 'xor', seed: 2 } };
+  const options = { kind: 'gated', activation: 'silu', hidden: 8, seed: 5, learningRate: 0.03,
+    data: { task: 'xor', seed: 2 } };
   const a = lab.createTrainer(options);
   const b = lab.createTrainer(options);
   assert.equal(lab.liveObjects(), baseline + 2);
@@ -120,7 +128,8 @@ test('100-step runs give the golden hashes of the native C++ tests, bit for bit'
     ['mlp', 'gelu', 'momentum', 'mse', 5236717361067013256n],
     ['symmetric', 'tanh', 'sgd', 'cross_entropy', 15608253729625421003n]];
   for (const [kind, activation, optimizer, loss, hash] of golden) {
-    const t = lab.createTrainer({ kind, activation, optimizer, loss, hidden: 8, seed: 3, learningRate: 0.05, batchSize: 32,
+    const t = lab.createTrainer({ kind, activation, optimizer, loss, hidden: 8, seed: 3, learningRate: 0.05,
+      batchSize: 32,
       data: { task: 'spiral', count: 200, noise: 0.05, seed: 7 } });
     t.step(100);
     assert.equal(runHash(t), hash, `${kind} ${activation}`);
@@ -135,7 +144,8 @@ test('a diverging trainer reports, rolls back and can resume; it does not throw'
   assert.ok(r.done < 500);
   assert.ok(r.divergence);
   assert.equal(r.divergence.cause, 'gradient');
-  assert.match(r.divergence.message, /at step \d+: the gradient norm grew .* the learning rate 50 is too large for this model; try <= 5/);
+  assert.match(r.divergence.message,
+    /at step \d+: the gradient norm grew .* the learning rate 50 is too large for this model; try <= 5/);
   assert.equal(t.stepsDone, r.divergence.rolledBackTo);
   assert.equal(t.step(5).done, 0);
   assert.ok(t.grid(4).every(Number.isFinite));
@@ -161,17 +171,21 @@ test('createTrainer and its methods refuse bad input naming the argument', () =>
   throwsNamed(() => lab.createTrainer({ kind: 'gated', activation: 'sine' }), /options.activation/, 'invalid-value');
   throwsNamed(() => lab.createTrainer({ kind: 'gated', hidden: 0 }), /options.hidden/, 'out-of-range');
   throwsNamed(() => lab.createTrainer({ kind: 'gated', hidden: 5000 }), /options.hidden/, 'out-of-range');
-  throwsNamed(() => lab.createTrainer({ kind: 'gated', rank: 4 }), /rank must be an integer from 1 to dIn = 3/, 'out-of-range', 'options.rank');
+  throwsNamed(() => lab.createTrainer({ kind: 'gated', rank: 4 }), /rank must be an integer from 1 to dIn = 3/,
+    'out-of-range', 'options.rank');
   throwsNamed(() => lab.createTrainer({ kind: 'gated', learningRate: -1 }), /options.learningRate/, 'out-of-range');
   throwsNamed(() => lab.createTrainer({ kind: 'gated', learningRate: Infinity }), /options.learningRate/, 'not-finite');
-  throwsNamed(() => lab.createTrainer({ kind: 'gated', momentum: 1 }), /momentum must be a number in \[0, 1\)/, 'out-of-range', 'options.momentum');
+  throwsNamed(() => lab.createTrainer({ kind: 'gated', momentum: 1 }), /momentum must be a number in \[0, 1\)/,
+    'out-of-range', 'options.momentum');
   throwsNamed(() => lab.createTrainer({ kind: 'gated', loss: 'hinge' }), /options.loss/, 'invalid-value');
   throwsNamed(() => lab.createTrainer({ kind: 'gated', optimizer: 'lion' }), /options.optimizer/, 'invalid-value');
   throwsNamed(() => lab.createTrainer({ kind: 'gated', batchSize: -1 }), /options.batchSize/, 'out-of-range');
   throwsNamed(() => lab.createTrainer({ kind: 'gated', evalEvery: 0 }), /options.evalEvery/, 'out-of-range');
-  throwsNamed(() => lab.createTrainer({ kind: 'gated', biasFeature: 1 }), /options.biasFeature must be a boolean/, 'invalid-type');
+  throwsNamed(() => lab.createTrainer({ kind: 'gated', biasFeature: 1 }), /options.biasFeature must be a boolean/,
+    'invalid-type');
   throwsNamed(() => lab.createTrainer({ kind: 'gated', seed: 2 ** 32 }), /options.seed/, 'out-of-range');
-  throwsNamed(() => lab.createTrainer({ kind: 'gated', data: { task: 'rings' } }), /options.data.task/, 'invalid-value');
+  throwsNamed(() => lab.createTrainer({ kind: 'gated', data: { task: 'rings' } }), /options.data.task/,
+    'invalid-value');
   throwsNamed(() => lab.createTrainer({ kind: 'gated', data: { count: 2 } }), /options.data.count/, 'out-of-range');
   assert.equal(lab.liveObjects(), baseline);
   const t = lab.createTrainer({ kind: 'symmetric' });
@@ -208,7 +222,8 @@ test('race: equal budgets, bands, finals, reproducible', () => {
 test('race refuses bad input naming the argument', () => {
   throwsNamed(() => lab.race({ models: [] }), /options.models must be a non-empty array/, 'out-of-range');
   throwsNamed(() => lab.race({ models: [{ kind: 'rnn' }] }), /options.models\[0\].kind/, 'invalid-value');
-  throwsNamed(() => lab.race({ models: ['gated:relu'] }), /options.models\[0\] must be an options object/, 'invalid-type');
+  throwsNamed(() => lab.race({ models: ['gated:relu'] }), /options.models\[0\] must be an options object/,
+    'invalid-type');
   throwsNamed(() => lab.race({ seeds: 0 }), /options.seeds/, 'out-of-range');
   throwsNamed(() => lab.race({ seeds: 1000 }), /options.seeds/, 'out-of-range');
   throwsNamed(() => lab.race({ steps: 0 }), /options.steps/, 'out-of-range');

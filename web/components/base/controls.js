@@ -102,5 +102,6 @@ export function createButton({ text, title, part, onClick }) {
  * @param {{ text: string, title?: string, part?: string, name?: string }} spec
  */
 export function createReseedButton(figure, { text, title, part = 'button reseed', name = 'seed' }) {
-  return createButton({ text, title, part, onClick: () => figure.setState({ [name]: (figure.state[name] + 1) % 4294967296 }, 'user') });
+  const onClick = () => figure.setState({ [name]: (figure.state[name] + 1) % 4294967296 }, 'user');
+  return createButton({ text, title, part, onClick });
 }

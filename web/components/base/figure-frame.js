@@ -58,8 +58,10 @@ export function buildFrame(root, { onPNG, onCSV, host, summary, version }) {
   exportGroup.setAttribute('role', 'group');
   exportGroup.setAttribute('aria-label', 'Export');
   exportGroup.append(
-    createButton({ text: 'PNG', title: 'Download the figure as a PNG image', part: 'button export-png', onClick: onPNG }),
-    createButton({ text: 'CSV', title: 'Download the numbers behind the figure as CSV', part: 'button export-csv', onClick: onCSV }),
+    createButton({ text: 'PNG', title: 'Download the figure as a PNG image', part: 'button export-png',
+      onClick: onPNG }),
+    createButton({ text: 'CSV', title: 'Download the numbers behind the figure as CSV', part: 'button export-csv',
+      onClick: onCSV }),
   );
 
   figure.append(plots, controls, readout, caption);

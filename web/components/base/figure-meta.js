@@ -7,7 +7,8 @@
 
 /** Boolean attributes of every figure (observed by the base class, not part of the state). */
 export const COMMON_ATTRIBUTES = Object.freeze({
-  'url-state': "Mirror the figure's state to the page's location.hash and read it back, so a link reproduces the picture.",
+  'url-state': "Mirror the figure's state to the page's location.hash and read it back, "
+    + 'so a link reproduces the picture.',
   'hide-controls': 'Hide the controls (a lesson can fix the settings).',
 });
 

@@ -136,7 +136,8 @@ function sheetFor(css) {
 /** Puts the base styles and the figure class's own `static styles` into its shadow root. */
 export function adoptStyles(shadowRoot, figureClass) {
   const texts = [BASE_CSS, figureClass.styles ?? ''].filter(Boolean);
-  if ('adoptedStyleSheets' in shadowRoot && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+  const constructable = typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype;
+  if ('adoptedStyleSheets' in shadowRoot && constructable) {
     shadowRoot.adoptedStyleSheets = texts.map(sheetFor);
     return;
   }

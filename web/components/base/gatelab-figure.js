@@ -164,7 +164,9 @@ export class GateLabFigure extends ElementBase {
         next[name] = parseOrDefault(schema, name, raw, this);
       } else {
         const parsed = parseValue(schema[name], raw, this);
-        if (!parsed.ok) throw new RangeError(`${this.localName}.${name}: expected ${parsed.expected}, got ${String(raw)}`);
+        if (!parsed.ok) {
+          throw new RangeError(`${this.localName}.${name}: expected ${parsed.expected}, got ${String(raw)}`);
+        }
         next[name] = parsed.value;
       }
     }
@@ -341,7 +343,8 @@ export class GateLabFigure extends ElementBase {
   // ---- building blocks for subclasses -----------------------------------------------------
 
   #buildFrame() {
-    this.#parts = buildFrame(this.#shadow, { onPNG: () => this.downloadPNG(), onCSV: () => this.downloadCSV(), host: this,
+    this.#parts = buildFrame(this.#shadow, { onPNG: () => this.downloadPNG(), onCSV: () => this.downloadCSV(),
+      host: this,
       summary: `${this.constructor.description || this.localName} The live figure loads when it comes into view.`,
       version: async () => (this.lab ?? await sharedLab()).version });
     this.build(this.#parts);
@@ -441,7 +444,8 @@ export class GateLabFigure extends ElementBase {
   /** The figure's canvases as one PNG image. */
   toPNG() {
     const theme = (this.theme ??= readTheme(this));
-    return canvasesToPng(this.#fitter.canvases, { background: theme.bg, foreground: theme.fg, font: theme.font, caption: this.readoutText });
+    return canvasesToPng(this.#fitter.canvases,
+      { background: theme.bg, foreground: theme.fg, font: theme.font, caption: this.readoutText });
   }
 
   /** The numbers behind the figure as CSV text. */

@@ -46,7 +46,8 @@ async function copyText(text, field) {
  */
 export function createShareDialog(root, options) {
   let built = null;
-  const button = createButton({ text: 'Share', title: 'Share or embed this figure in its current state', part: 'button share',
+  const button = createButton({ text: 'Share', title: 'Share or embed this figure in its current state',
+    part: 'button share',
     onClick: async () => {
       built ??= buildDialog(root, { ...options, button });
       await built.open();
@@ -59,13 +60,15 @@ export function createShareDialog(root, options) {
 function buildDialog(root, { figure, version, button }) {
   const id = `gatelab-share-${nextId++}`;
   const status = node('p', { className: 'share-status', role: 'status', 'aria-live': 'polite' });
-  const heading = node('h2', { id: `${id}-title`, className: 'share-title', textContent: 'Share or embed this figure' });
+  const heading = node('h2',
+    { id: `${id}-title`, className: 'share-title', textContent: 'Share or embed this figure' });
   const intro = node('p', { className: 'share-intro' });
   const dialog = node('dialog', { className: 'share', part: 'share-dialog', 'aria-labelledby': heading.id });
   const fields = {};
 
   const field = (key, label, hint, { rows = 3, extra = [] } = {}) => {
-    const area = node('textarea', { id: `${id}-${key}`, className: 'share-field', readOnly: true, rows, spellcheck: false });
+    const area = node('textarea',
+      { id: `${id}-${key}`, className: 'share-field', readOnly: true, rows, spellcheck: false });
     area.setAttribute('part', 'share-field');
     const copy = createButton({ text: 'Copy', title: `Copy the ${label.toLowerCase()}`, part: 'button copy',
       onClick: async () => {
@@ -83,7 +86,8 @@ function buildDialog(root, { figure, version, button }) {
   };
 
   const openLink = node('a', { className: 'share-open', target: '_blank', rel: 'noopener', textContent: 'Open' });
-  const posterLink = node('a', { className: 'share-open', target: '_blank', rel: 'noopener', textContent: 'Open the poster' });
+  const posterLink = node('a',
+    { className: 'share-open', target: '_blank', rel: 'noopener', textContent: 'Open the poster' });
   let posterFile;  // the file name the Poster field's snippet expects
   const download = createButton({ text: 'Download the poster',
     title: 'Download this state of the figure as a PNG image',
@@ -91,8 +95,11 @@ function buildDialog(root, { figure, version, button }) {
   const close = createButton({ text: 'Close', part: 'button share-close', onClick: () => dialog.close() });
   dialog.append(heading, intro,
     field('permalink', 'Permalink', 'A link that opens this figure in this state.', { rows: 2, extra: [openLink] }),
-    field('script', 'Script snippet', 'For pages that take HTML with scripts (your site, Hugo, Jekyll, Astro, Ghost).', { rows: 5 }),
-    field('iframe', 'Iframe snippet', 'For hosts that take only iframes (WordPress, Notion): it sizes itself with the optional script line.', { rows: 4 }),
+    field('script', 'Script snippet',
+      'For pages that take HTML with scripts (your site, Hugo, Jekyll, Astro, Ghost).', { rows: 5 }),
+    field('iframe', 'Iframe snippet',
+      'For hosts that take only iframes (WordPress, Notion): it sizes itself with the optional script line.',
+      { rows: 4 }),
     field('poster', 'Poster', POSTER_HINT, { rows: 4, extra: [posterLink, download] }),
     status, node('div', { className: 'share-footer' }, close));
   root.append(dialog);

@@ -54,7 +54,8 @@ export function isDefaultState(figure) {
 }
 
 export function escapeHtml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  const entities = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+  return String(text).replace(/[&<>"']/g, (c) => entities[c]);
 }
 
 /** frame.html's URL for a figure: ?figure=<tag>&<attribute>=<value>… (plus theme / controls). */
@@ -169,7 +170,8 @@ export function shareLinks(figure, version, { index = null } = {}) {
     site,
     permalink: permalinkOf(figure, site, attributes, frame),
     frame,
-    script: `<script type="module" src="${site}dist/gatelab.embed.js"></script>\n${elementMarkup(tag, attributes, fallback)}`,
+    script: `<script type="module" src="${site}dist/gatelab.embed.js"></script>\n`
+      + elementMarkup(tag, attributes, fallback),
     iframe: iframeSnippet(site, frame, { title, height }),
     posterUrl: poster.url,
     posterFile: poster.file,

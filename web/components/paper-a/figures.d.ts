@@ -120,7 +120,9 @@ export declare class GateLabRace extends GateLabFigure<RaceState> {
   readonly results: {
     stepsDone: number; finished: boolean;
     models: { label: string; kind: string; activation: string; symmetrize: number; hidden: number; parameters: number;
-      curves: { step: Float32Array; trainLoss: RaceBand; testLoss: RaceBand; trainAccuracy: RaceBand; testAccuracy: RaceBand };
+      curves: {
+        step: Float32Array; trainLoss: RaceBand; testLoss: RaceBand; trainAccuracy: RaceBand; testAccuracy: RaceBand;
+      };
       runs: { records: Record<string, Float32Array>; divergence: object | null }[]; options: object[] }[];
   } | null;
   readonly userPoints: { x: number; y: number; label: 1 | -1 }[];
@@ -168,7 +170,10 @@ export interface LmPoint {
   step: number;
   valLoss: number;
   trainLoss: number;
-  blocks: { antisymmetricShare: number; exchangeGap: number; qkBalance: number; qkDrift: number; preactivationQuantiles: number[] }[];
+  blocks: {
+    antisymmetricShare: number; exchangeGap: number; qkBalance: number; qkDrift: number;
+    preactivationQuantiles: number[];
+  }[];
 }
 /** Events: `step` (detail { stepsDone, steps, finished }) after every curve point of any run,
  *  `trained` (detail { results, state }) when every run has reached `steps`. */
@@ -183,17 +188,29 @@ export declare class GateLabLm extends GateLabFigure<LmState> {
   readonly modelLabels: string[];
   /** Everything computed so far (a fresh object each read), or null before the sessions start. */
   readonly results: {
-    settings: object; state: LmState; steps: number; stepsDone: number; finished: boolean; resumedAt: number; workers: number;
+    settings: object; state: LmState; steps: number; stepsDone: number; finished: boolean; resumedAt: number;
+    workers: number;
     /** Each worker's runner mode: 'worker', or 'main' where it fell back to the page. */
     modes: ('idle' | 'starting' | 'worker' | 'main')[];
-    corpus: { vocabulary: number; sizes: { train: number; dev: number; validation: number }; baselines: { uniform: number; unigram: number } } | null;
+    corpus: {
+      vocabulary: number; sizes: { train: number; dev: number; validation: number };
+      baselines: { uniform: number; unigram: number };
+    } | null;
     /** Characters (steps × batch × context) per second trained in this page: per run, and in all over wall time. */
-    throughput: { runs: { key: string; steps: number; seconds: number; charsPerSecond: number }[]; workers: number; seconds: number; charsPerSecond: number };
-    /** Who is ahead at the latest step every run has reached: gaps are model − leader, paired by seed (ci95 from 3 seeds). */
-    standings: { step: number; seeds: number; leader: string; models: { label: string; mean: number; values: number[] }[];
+    throughput: {
+      runs: { key: string; steps: number; seconds: number; charsPerSecond: number }[]; workers: number; seconds: number;
+      charsPerSecond: number;
+    };
+    /**
+     * Who is ahead at the latest step every run has reached: gaps are model − leader, paired by seed (ci95 from 3
+     * seeds).
+     */
+    standings: { step: number; seeds: number; leader: string;
+      models: { label: string; mean: number; values: number[] }[];
       gaps: { label: string; mean: number; ci95: [number, number] | null }[] } | null;
-    runs: { model: string; label: string; seed: number; learningRate: number; parameters: number; initRms: number; stepsDone: number;
-      diverged: boolean; curveSteps: number[]; curveValLoss: number[]; curveTrainLoss: number[]; diagnostics: LmPoint['blocks'][];
+    runs: { model: string; label: string; seed: number; learningRate: number; parameters: number; initRms: number;
+      stepsDone: number; diverged: boolean; curveSteps: number[]; curveValLoss: number[]; curveTrainLoss: number[];
+      diagnostics: LmPoint['blocks'][];
       sample: { step: number; temperature: number; text: string } | null; options: object }[];
   } | null;
 }
@@ -235,16 +252,21 @@ export declare class GateLabTeleport extends GateLabFigure<TeleportState> {
   /** The worker's results (copies), null before they come. */
   readonly result: {
     orbit: { supported: boolean; message: string; stepsDone: number; lossNow: number; gradNow: number;
-      here?: { loss: number; gradNorm: number; nextLoss: number }; at?: { loss: number; gradNorm: number; nextLoss: number };
+      here?: { loss: number; gradNorm: number; nextLoss: number };
+      at?: { loss: number; gradNorm: number; nextLoss: number };
       jumps: { lossBefore: number; lossAfter: number; gradNormBefore: number; gradNormAfter: number }[];
       best?: Float32Array; balance?: Float32Array;
       orbit?: { c: Float32Array; loss: Float64Array; gradNorm: Float64Array; nextLoss: Float64Array } } | null;
     race: { step: Float32Array; plain: Band; teleported: Band | null; final: { plain: number[]; teleported: number[] };
-      paired: object | null; supported: boolean; message: string; diverged: { plain: number; teleported: number } } | null;
+      paired: object | null; supported: boolean; message: string;
+      diverged: { plain: number; teleported: number } } | null;
   };
 }
 
-/** <gatelab-conservation>: the balance ‖q_j‖² − ‖k_j‖² under training, its drift against the step (docs/MATH.md §A14). */
+/**
+ * <gatelab-conservation>: the balance ‖q_j‖² − ‖k_j‖² under training, its drift against the step (docs/MATH.md
+ * §A14).
+ */
 export interface ConservationState {
   optimizer: 'sgd' | 'momentum' | 'adam';
   /** The layer whose per-unit balance is drawn. */

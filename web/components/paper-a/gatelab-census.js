@@ -14,7 +14,9 @@ import { formatNumber } from '../base/format.js';
 import { linearTicks, logTicks } from '../plot/axes.js';
 import { drawBars, drawChart } from '../plot/chart.js';
 import { onlyChanged, palette } from '../base/figure-extras.js';
-import { activationLabel, activationShortLabel, kindActivationPattern, kindLabel, paperAKindNames, layerLabel } from '../base/labels.js';
+import {
+  activationLabel, activationShortLabel, kindActivationPattern, kindLabel, paperAKindNames, layerLabel,
+} from '../base/labels.js';
 
 
 const STYLES = `
@@ -24,7 +26,9 @@ const STYLES = `
   .plots { grid-template-columns: minmax(0, 1.35fr) minmax(0, 1fr); }
   .plots canvas.bars, .plots canvas.spectrum { aspect-ratio: 1.25; }
 }
-.table-wrap { max-height: 22em; overflow: auto; margin-top: 10px; border: 1px solid var(--gl-grid); border-radius: 6px; }
+.table-wrap {
+  max-height: 22em; overflow: auto; margin-top: 10px; border: 1px solid var(--gl-grid); border-radius: 6px;
+}
 table { border-collapse: collapse; width: 100%; font-size: 0.9em; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--gl-grid); white-space: nowrap; }
 thead th { position: sticky; top: 0; background: var(--gl-bg); z-index: 1; }
@@ -57,7 +61,8 @@ export class GateLabCensus extends GateLabFigure {
   }
 
   build({ plots, controls }) {
-    this.createCanvas({ name: 'bars', label: 'Bar chart: measured and predicted number of continuous symmetries per layer' });
+    this.createCanvas({ name: 'bars',
+      label: 'Bar chart: measured and predicted number of continuous symmetries per layer' });
     this.createCanvas({ name: 'spectrum', label: 'Singular values of the Jacobian of the selected layer' });
     const wrap = document.createElement('div');
     wrap.className = 'table-wrap';
@@ -165,8 +170,9 @@ export class GateLabCensus extends GateLabFigure {
       tr.dataset.key = key;
       const show = createButton({ text: 'show', title: `Show the Jacobian spectrum of ${this.#label(key)}`,
         onClick: () => this.setState({ selected: key }, 'user') });
-      const cells = [kindLabel(r.kind, this.lab), activationLabel(r.activation, this.lab), r.parameters, r.measured, r.predicted,
-        r.exchangeApplicable ? (r.exchangeMeasured ? 'holds' : 'broken') : 'n/a', formatNumber(r.gapDecades)];
+      const cells = [kindLabel(r.kind, this.lab), activationLabel(r.activation, this.lab), r.parameters, r.measured,
+        r.predicted, r.exchangeApplicable ? (r.exchangeMeasured ? 'holds' : 'broken') : 'n/a',
+        formatNumber(r.gapDecades)];
       tr.insertCell().append(show);
       cells.forEach((text, i) => {
         const td = tr.insertCell();
@@ -187,7 +193,8 @@ export class GateLabCensus extends GateLabFigure {
     const kinds = paperAKindNames();
     const colors = palette(theme, 3);
     const kindColors = { mlp: colors[2], symmetric: colors[1], gated: colors[0] };
-    const value = (kind, field) => activations.map((a) => rows.find((r) => r.kind === kind && r.activation === a)?.[field] ?? NaN);
+    const value = (kind, field) => activations.map(
+      (a) => rows.find((r) => r.kind === kind && r.activation === a)?.[field] ?? NaN);
     const selected = this.#selectedRow();
     {
       const { ctx, width, height } = this.beginCanvas(barsCanvas);
@@ -197,8 +204,10 @@ export class GateLabCensus extends GateLabFigure {
         categories: activations.map((a) => activationShortLabel(a, this.lab)), theme, fontSize, yDomain: [0, top],
         yTicks: linearTicks(0, top, 4).filter((t) => Number.isInteger(t.value)),
         highlight: selected ? activations.indexOf(selected.activation) : -1,
-        groups: kinds.map((k) => ({ label: kindLabel(k, this.lab), color: kindColors[k], values: value(k, 'measured') })),
-        marks: kinds.map((k, i) => ({ label: i === 0 ? 'predicted' : '', color: theme.fg, values: value(k, 'predicted'), group: i })),
+        groups: kinds.map((k) => ({ label: kindLabel(k, this.lab), color: kindColors[k],
+          values: value(k, 'measured') })),
+        marks: kinds.map((k, i) => ({ label: i === 0 ? 'predicted' : '', color: theme.fg,
+          values: value(k, 'predicted'), group: i })),
         title: 'Continuous symmetries',
       });
     }
@@ -229,8 +238,9 @@ export class GateLabCensus extends GateLabFigure {
   csv() {
     const columns = ['kind', 'activation', 'rank', 'parameters', 'jacobian_rank', 'measured', 'predicted',
       'exchange_applicable', 'exchange_predicted', 'exchange_measured', 'exchange_gap', 'gap_decades', 'explanation'];
-    const rows = (this.#rows ?? []).map((r) => [r.kind, r.activation, r.rank, r.parameters, r.jacobianRank, r.measured,
-      r.predicted, r.exchangeApplicable, r.exchangePredicted, r.exchangeMeasured, r.exchangeGap, r.gapDecades, r.explanation]);
+    const rows = (this.#rows ?? []).map((r) => [r.kind, r.activation, r.rank, r.parameters, r.jacobianRank,
+      r.measured, r.predicted, r.exchangeApplicable, r.exchangePredicted, r.exchangeMeasured, r.exchangeGap,
+      r.gapDecades, r.explanation]);
     return { columns, rows };
   }
 }

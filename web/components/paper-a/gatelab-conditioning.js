@@ -144,7 +144,8 @@ export class GateLabConditioning extends GateLabFigure {
     const last = (values) => values[values.length - 1];
     const lines = r.map((m) => `${m.label} (${m.hidden} units, ${m.parameters} parameters): `
       + `κ ${formatNumber(first(m.kappa.value))} at step 0, ${formatNumber(last(m.kappa.value))} `
-      + `at step ${last(m.kappa.step)}; train loss ${formatNumber(last(m.loss.trainLoss))}${m.divergence ? ' (diverged)' : ''}`);
+      + `at step ${last(m.kappa.step)}; train loss ${formatNumber(last(m.loss.trainLoss))}`
+      + `${m.divergence ? ' (diverged)' : ''}`);
     const bestConditioned = [...r].sort((a, b) => first(a.kappa.value) - first(b.kappa.value))[0];
     const early = leaderAt(r, Math.round(steps / 10));
     const end = leaderAt(r, steps);

@@ -35,7 +35,8 @@ const STYLES = `
 `;
 
 export class GateLabExchangePlane extends GateLabFigure {
-  static description = 'g(a, b) = σ(a)·b − σ(b)·a over a plane, σ(z)/z, and the exchange gap of random layers: what swapping Q and K changes in a gated unit.';
+  static description = 'g(a, b) = σ(a)·b − σ(b)·a over a plane, σ(z)/z, and the exchange gap of random layers: '
+    + 'what swapping Q and K changes in a gated unit.';
   static events = { computed: 'The exchange gaps arrived: detail { gaps, state }.' };
   static styles = STYLES;
   static schema = {
@@ -143,7 +144,8 @@ export class GateLabExchangePlane extends GateLabFigure {
     // §A11: what the swap changes at this λ, from the library; g (λ = 0) keeps the colour scale fixed.
     const plane = symmetrize
       ? this.lab.symmetry.exchangePlane(activation, { ...gridOptions, symmetrize }) : g;
-    const { z, ratio } = this.lab.activationCurve(activation, { min, max, n: CURVE_POINTS, ...this.#activationOptions() });
+    const { z, ratio } = this.lab.activationCurve(activation,
+      { min, max, n: CURVE_POINTS, ...this.#activationOptions() });
     // The plane's axis values, exactly as the library spaces them (float32 linspace).
     const axis = this.lab.activationCurve(activation, { min, max, n, ...this.#activationOptions() }).z;
     const target = { grid: plane, n, axis, scale: maxAbs(g), largest: maxAbs(plane), range: [min, max], z, ratio,
@@ -183,7 +185,8 @@ export class GateLabExchangePlane extends GateLabFigure {
       onResult: (gaps) => {
         this.#gaps = gaps;
         this.announce(this.#summary());
-        this.dispatchEvent(new CustomEvent('computed', { bubbles: true, detail: { gaps: this.gaps, state: { ...this.state } } }));
+        this.dispatchEvent(new CustomEvent('computed',
+          { bubbles: true, detail: { gaps: this.gaps, state: { ...this.state } } }));
       },
     });
   }
@@ -269,7 +272,8 @@ export class GateLabExchangePlane extends GateLabFigure {
     const cell = this.#probe.cell;
     const target = this.#target;
     if (!cell || !target || cell.i >= target.n || cell.j >= target.n) return;
-    drawRing(ctx, xScale(target.axis[cell.i]), yScale(target.axis[cell.j]), Math.max(4, fontSize * 0.45), { theme: this.theme });
+    drawRing(ctx, xScale(target.axis[cell.i]), yScale(target.axis[cell.j]), Math.max(4, fontSize * 0.45),
+      { theme: this.theme });
   }
 
   csv() {

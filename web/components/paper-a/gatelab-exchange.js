@@ -81,7 +81,8 @@ export class GateLabExchange extends GateLabFigure {
     });
     const kind = createSelect({
       label: 'Layer', value: this.state.kind,
-      options: paperAKindNames().map((value) => ({ value, text: value === 'mlp' ? `${kindLabel(value)} (no query)` : kindLabel(value) })),
+      options: paperAKindNames().map((value) => ({ value,
+        text: value === 'mlp' ? `${kindLabel(value)} (no query)` : kindLabel(value) })),
       onChange: (value) => this.setState({ kind: value }, 'user'),
     });
     const activation = createSelect({
@@ -104,7 +105,8 @@ export class GateLabExchange extends GateLabFigure {
     });
     const lambda = createLambdaRange((value) => this.setState({ symmetrize: value }, 'user'));
     const reseed = createReseedButton(this, { text: 'New random layer' });
-    controls.append(swap, kind.element, activation.element, beta.element, rank.element, output.element, lambda.element, reseed);
+    controls.append(swap, kind.element, activation.element, beta.element, rank.element, output.element,
+      lambda.element, reseed);
     this.#controls = { swap, kind, activation, beta, rank, output, lambda, reseed };
     addJsonExport(this, exportGroup, () => this.weights());
   }

@@ -71,7 +71,8 @@ export class GateLabInteractions extends GateLabFigure {
 
   /** The weight-based result and, when a point is probed, the effective matrix there. */
   get interactions() {
-    return this.#weightBased ? { weightBased: this.#weightBased, swapped: this.#swapped, local: this.#local?.result ?? null } : null;
+    if (!this.#weightBased) return null;
+    return { weightBased: this.#weightBased, swapped: this.#swapped, local: this.#local?.result ?? null };
   }
 
   build({ plots, controls, exportGroup }) {
@@ -105,8 +106,10 @@ export class GateLabInteractions extends GateLabFigure {
       options: Array.from({ length: RANDOM_OUTPUTS }, (_, i) => ({ value: String(i), text: `e${i + 1}` })),
       onChange: (v) => this.setState({ output: Number(v) }, 'user') });
     c.reseed = createReseedButton(this, { text: 'New seed' });
-    c.unpin = createButton({ text: 'Unpin point', part: 'button unpin', onClick: () => this.setState({ probe: '' }, 'user') });
-    controls.append(c.source.element, c.kind.element, c.activation.element, c.task.element, c.output.element, c.reseed, c.unpin);
+    c.unpin = createButton({ text: 'Unpin point', part: 'button unpin',
+      onClick: () => this.setState({ probe: '' }, 'user') });
+    controls.append(c.source.element, c.kind.element, c.activation.element, c.task.element, c.output.element,
+      c.reseed, c.unpin);
     this.#controls = c;
     addJsonExport(this, exportGroup, () => this.weights());
   }
@@ -121,7 +124,8 @@ export class GateLabInteractions extends GateLabFigure {
     c.output.select.value = String(this.state.output);
     c.output.element.hidden = this.state.source !== 'random';
     c.unpin.hidden = !this.state.probe;
-    c.reseed.title = `Seed ${this.state.seed}: ${this.state.source === 'trained' ? 'new data and initial weights' : 'a new random layer'}`;
+    const renewed = this.state.source === 'trained' ? 'new data and initial weights' : 'a new random layer';
+    c.reseed.title = `Seed ${this.state.seed}: ${renewed}`;
   }
 
   async start() {
@@ -158,12 +162,14 @@ export class GateLabInteractions extends GateLabFigure {
           steps, gridSize: N, extent: EXTENT,
         }, { signal, onProgress: (f) => this.announce(`Training… ${Math.round(100 * f)} %`, { busy: true }) });
         const w = trained.weights;
-        model = { options: { ...w.layer, seed }, params: { Q: Float32Array.from(w.Q), K: Float32Array.from(w.K), V: Float32Array.from(w.V) },
+        model = { options: { ...w.layer, seed },
+          params: { Q: Float32Array.from(w.Q), K: Float32Array.from(w.K), V: Float32Array.from(w.V) },
           data: trained.data, accuracy: trained.history.testAccuracy.at(-1), steps: w.stepsDone,
           divergence: trained.divergence, d: 3, labels: ['x', 'y', '1'], dOut: 1 };
       } else {
         model = { options: { kind, activation, dIn, hidden: units, dOut: RANDOM_OUTPUTS, rank: 1, seed }, params: null,
-          data: null, d: dIn, labels: Array.from({ length: dIn }, (_, i) => `x${'₁₂₃₄₅₆₇₈'[i]}`), dOut: RANDOM_OUTPUTS };
+          data: null, d: dIn, labels: Array.from({ length: dIn }, (_, i) => `x${'₁₂₃₄₅₆₇₈'[i]}`),
+          dOut: RANDOM_OUTPUTS };
       }
       this.#model = model;
       this.#computeWeightBased();
@@ -242,7 +248,8 @@ export class GateLabInteractions extends GateLabFigure {
       return;
     }
     const x = this.#inputAt(point[0], point[1]);
-    this.#local = { point, pinned: !this.#previewPoint(), result: this.#withLayer((layer) => this.lab.interactions(layer, this.#direction(), x)) };
+    const result = this.#withLayer((layer) => this.lab.interactions(layer, this.#direction(), x));
+    this.#local = { point, pinned: !this.#previewPoint(), result };
     this.#showProbe();
   }
 
@@ -279,7 +286,8 @@ export class GateLabInteractions extends GateLabFigure {
     if (!local) {
       this.#probeText.textContent = this.#exactEverywhere()
         ? 'σ is linear: sym(B_u) is exact everywhere. Point at the plane to check x·B·xᵀ = u·f(x) at a point.'
-        : 'Point at the plane (or focus it and use the arrow keys) to see the exact matrix M_u(x) there; click or Enter pins it.';
+        : 'Point at the plane (or focus it and use the arrow keys) to see the exact matrix M_u(x) there; '
+          + 'click or Enter pins it.';
       return;
     }
     const [a, b] = local.point;
@@ -301,8 +309,10 @@ export class GateLabInteractions extends GateLabFigure {
     const exact = this.#exactEverywhere()
       ? 'σ is linear, so x·sym(B_u)·xᵀ = u·f(x) for every x.'
       : 'σ is not linear, so sym(B_u) only summarises the weights; the matrix at a point is exact there.';
-    return `${what}. Raw B_u is ${w.rawAsymmetry > 1e-6 ? `asymmetric (‖B − Bᵀ‖/‖B‖ = ${formatNumber(w.rawAsymmetry)})` : 'symmetric'}; `
-      + `swapping Q and K transposes it, and both layers give the same sym(B_u) (difference ${formatNumber(w.exchangeGap)}). `
+    const raw = w.rawAsymmetry > 1e-6 ? `asymmetric (‖B − Bᵀ‖/‖B‖ = ${formatNumber(w.rawAsymmetry)})` : 'symmetric';
+    return `${what}. Raw B_u is ${raw}; `
+      + 'swapping Q and K transposes it, and both layers give the same sym(B_u) '
+      + `(difference ${formatNumber(w.exchangeGap)}). `
       + `Eigenvalues of sym(B_u): ${eig}. ${exact}`;
   }
 
@@ -327,12 +337,16 @@ export class GateLabInteractions extends GateLabFigure {
       this.#planeArea = plot;
       if (m.data) drawPoints(ctx, plot, { data: m.data, extent: EXTENT + half, theme, radius: 2.2 });
       const point = this.#local?.point;
-      if (point) drawRing(ctx, xScale(point[0]), yScale(point[1]), 6, { theme, color: this.#local.pinned ? theme.accent : theme.fg });
+      if (point) {
+        drawRing(ctx, xScale(point[0]), yScale(point[1]), 6,
+          { theme, color: this.#local.pinned ? theme.accent : theme.fg });
+      }
       ctx.font = `600 ${fontSize + 1}px ${theme.font}`;
       ctx.fillStyle = theme.fg;
       ctx.textAlign = 'left';
       ctx.textBaseline = 'top';
-      ctx.fillText(this.state.source === 'trained' ? 'u·f(x, y, 1)' : `f${this.state.output + 1}(x₁, x₂, 0, …)`, plot.x, 2);
+      const heading = this.state.source === 'trained' ? 'u·f(x, y, 1)' : `f${this.state.output + 1}(x₁, x₂, 0, …)`;
+      ctx.fillText(heading, plot.x, 2);
     }
     {
       const { ctx, width, height } = this.beginCanvas(matricesCanvas);
@@ -342,7 +356,10 @@ export class GateLabInteractions extends GateLabFigure {
         { values: this.#swapped.raw, title: 'raw, Q ↔ K', subtitle: '= B_uᵀ' },
         { values: w.matrix, title: 'sym(B_u)', subtitle: 'same for both', highlight: !this.#local },
       ];
-      if (this.#local) panels.push({ values: this.#local.result.matrix, title: 'M_u(x) here', subtitle: 'exact at x', highlight: true });
+      if (this.#local) {
+        panels.push({ values: this.#local.result.matrix, title: 'M_u(x) here', subtitle: 'exact at x',
+          highlight: true });
+      }
       const scale = Math.max(...panels.map((p) => maxAbs(p.values)));
       const [pw, ph] = [width / 2, height / 2];
       const size = fontSize - (m.d > 5 ? 1 : 0);
@@ -350,7 +367,8 @@ export class GateLabInteractions extends GateLabFigure {
         const rect = { x: (i % 2) * pw + 4, y: Math.floor(i / 2) * ph + 2, w: pw - 8, h: ph - 4 };
         const at = fitMatrix(rect, { rows: m.d, cols: m.d, labels: m.labels, note: true, fontSize: size });
         drawMatrix(ctx, { ...at, values: p.values, rows: m.d, cols: m.d, scale, labels: m.labels, theme, fontSize: size,
-          title: p.title, note: p.subtitle, outline: p.highlight ? theme.accent : null, outlineWidth: p.highlight ? 2 : 1,
+          title: p.title, note: p.subtitle, outline: p.highlight ? theme.accent : null,
+          outlineWidth: p.highlight ? 2 : 1,
           titleColor: p.highlight ? theme.accent : theme.fg, noteColor: theme.muted, showValues: true, gap: 1 });
       });
       if (panels.length === 3) {
@@ -402,13 +420,17 @@ export class GateLabInteractions extends GateLabFigure {
     const w = this.#weightBased;
     if (!m || !w) return { columns, rows };
     const add = (name, values) => {
-      for (let i = 0; i < m.d; i++) for (let j = 0; j < m.d; j++) rows.push([name, m.labels[i], m.labels[j], values[i * m.d + j]]);
+      for (let i = 0; i < m.d; i++) {
+        for (let j = 0; j < m.d; j++) rows.push([name, m.labels[i], m.labels[j], values[i * m.d + j]]);
+      }
     };
     add('raw', w.raw);
     add('raw_exchanged', this.#swapped.raw);
     add('sym', w.matrix);
     Array.from(w.eigenvalues).forEach((v, i) => rows.push(['eigenvalue', `λ${i + 1}`, '', v]));
-    for (let k = 0; k < m.d; k++) for (let c = 0; c < m.d; c++) rows.push(['eigenvector', `v${k + 1}`, m.labels[c], w.eigenvectors[k * m.d + c]]);
+    for (let k = 0; k < m.d; k++) {
+      for (let c = 0; c < m.d; c++) rows.push(['eigenvector', `v${k + 1}`, m.labels[c], w.eigenvectors[k * m.d + c]]);
+    }
     if (this.#local) {
       add('effective_at_probe', this.#local.result.matrix);
       rows.push(['probe', this.#local.point[0], this.#local.point[1], this.#local.result.output]);

@@ -123,8 +123,10 @@ export class GateLabRank extends GateLabFigure {
     const exactAt = rows.at(-1).rank;
     const what = row.rank === 1 ? ' (the symmetric rank-1 form: a gated MLP’s parameter count)'
       : row.exact ? ' (exact: the full layer itself)' : '';
-    return `Rank r = ${row.rank} of d = ${dIn}${what}, ${units} units, σ = ${activationDisplayName(activation, this.lab)}: `
-      + `relative output error ${formatNumber(row.error)} (one eigenvalue per pair: ${formatNumber(row.onePerPairError)}), `
+    const name = activationDisplayName(activation, this.lab);
+    return `Rank r = ${row.rank} of d = ${dIn}${what}, ${units} units, σ = ${name}: `
+      + `relative output error ${formatNumber(row.error)} `
+      + `(one eigenvalue per pair: ${formatNumber(row.onePerPairError)}), `
       + `keeping ${formatNumber(100 * row.energy)} % of the score matrices’ energy; ${row.parameters} parameters and `
       + `${row.flops} FLOPs per token. The best rank-r layer is exact from r = ${exactAt} on.`;
   }
@@ -145,8 +147,10 @@ export class GateLabRank extends GateLabFigure {
       const top = Math.max(1, ...error, ...lost, ...onePerPair);
       drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         xDomain: [0.6, rows.length + 0.4], yDomain: [Math.log10(FLOOR) - 0.2, Math.log10(top) + 0.2], yLog: true,
-        xTicks: linearTicks(1, rows.length, Math.min(rows.length, width < 360 ? 4 : 8)).filter((t) => Number.isInteger(t.value)),
-        yTicks: [{ value: Math.log10(FLOOR), label: '0' }, ...logTicks(-6, Math.log10(top), 4).filter((t) => t.value > -7)],
+        xTicks: linearTicks(1, rows.length, Math.min(rows.length, width < 360 ? 4 : 8))
+          .filter((t) => Number.isInteger(t.value)),
+        yTicks: [{ value: Math.log10(FLOOR), label: '0' },
+          ...logTicks(-6, Math.log10(top), 4).filter((t) => t.value > -7)],
         theme, fontSize, xLabel: 'rank r', yLabel: 'relative (log)',
         title: `Error of the rank-r layer (exact at r = ${rows.at(-1).rank})`,
         series: [{ x: ranks, y: error, color: theme.accent, width: 2.5, dots: true },
@@ -177,7 +181,7 @@ export class GateLabRank extends GateLabFigure {
   csv() {
     const rows = (this.#rows ?? []).map((r) => [r.rank, r.error, r.energy, r.onePerPairError, r.onePerPairEnergy,
       r.exact ? 1 : 0, r.parameters, r.flops]);
-    return { columns: ['rank', 'relative_error', 'energy_kept', 'one_per_pair_error', 'one_per_pair_energy_kept', 'exact',
-      'parameters', 'flops_per_token'], rows };
+    return { columns: ['rank', 'relative_error', 'energy_kept', 'one_per_pair_error', 'one_per_pair_energy_kept',
+      'exact', 'parameters', 'flops_per_token'], rows };
   }
 }

@@ -17,8 +17,10 @@ import { drawBars, drawChart } from '../plot/chart.js';
 import { alphaAt, positionOf, scalingInputs, scalingLayers, SCALING_SHAPE } from '../runner/paper-a-tasks.js';
 
 // α < 0 from −100 to −0.01, then α > 0 from 0.01 to 100; α = ±1 at p = ±101.
-const POSITIONS = [...Array.from({ length: 51 }, (_, i) => -201 + 4 * i), ...Array.from({ length: 51 }, (_, i) => 1 + 4 * i)];
-const ticksAt = (positions) => positions.map((value) => ({ value, label: formatNumber(Math.round(alphaAt(value) * 100) / 100) }));
+const POSITIONS = [...Array.from({ length: 51 }, (_, i) => -201 + 4 * i),
+  ...Array.from({ length: 51 }, (_, i) => 1 + 4 * i)];
+const ticksAt = (positions) => positions.map(
+  (value) => ({ value, label: formatNumber(Math.round(alphaAt(value) * 100) / 100) }));
 const X_TICKS = ticksAt([-201, -151, -101, -51, 51, 101, 151, 201]);
 const X_TICKS_NARROW = ticksAt([-201, -101, 101, 201]);
 const FLOOR = 10 ** -6.5;
@@ -154,12 +156,21 @@ export class GateLabScaling extends GateLabFigure {
     const info = this.lab.activationInfo(activation);
     const name = activationDisplayName(activation, this.lab);
     let why;
-    if (info.linear) why = `${name} is linear: σ(αa) = ασ(a) for every α, so the gated form keeps the symmetry on both sides.`;
-    else if (info.homogeneity === 1) why = `${name} is positively homogeneous of degree 1: the gated form keeps the symmetry for α > 0 and loses it for α < 0.`;
-    else if (info.homogeneity) why = `${name} is homogeneous of degree ${info.homogeneity}: it keeps q → αq, k → k/α^${info.homogeneity} for α > 0 instead, so this rescaling breaks it (except at α = 1).`;
-    else why = `${name} is not homogeneous: σ(αa) ≠ ασ(a), so the gated form loses the symmetry for every α ≠ 1.`;
+    if (info.linear) {
+      why = `${name} is linear: σ(αa) = ασ(a) for every α, so the gated form keeps the symmetry on both sides.`;
+    } else if (info.homogeneity === 1) {
+      why = `${name} is positively homogeneous of degree 1: `
+        + 'the gated form keeps the symmetry for α > 0 and loses it for α < 0.';
+    } else if (info.homogeneity) {
+      why = `${name} is homogeneous of degree ${info.homogeneity}: `
+        + `it keeps q → αq, k → k/α^${info.homogeneity} for α > 0 instead, `
+        + 'so this rescaling breaks it (except at α = 1).';
+    } else {
+      why = `${name} is not homogeneous: σ(αa) ≠ ασ(a), so the gated form loses the symmetry for every α ≠ 1.`;
+    }
     return `α = ${formatNumber(alpha)}: scaling gap ‖f(αQ, K/α) − f‖ / ‖f‖ of the gated layer with ${name}: `
-      + `${formatNumber(at.gated[activation])}; of the symmetric form: ${formatNumber(at.symmetric[activation])}. ${why}`;
+      + `${formatNumber(at.gated[activation])}; of the symmetric form: ${formatNumber(at.symmetric[activation])}. `
+      + why;
   }
 
   draw() {
@@ -175,8 +186,10 @@ export class GateLabScaling extends GateLabFigure {
       const floor = (values) => Float32Array.from(values, (v) => Math.max(v, FLOOR));
       const top = Math.max(1, ...Object.values(c.gated).map((v) => Math.max(...v)));
       const { plot, xScale } = drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
-        xDomain: [-205, 205], yDomain: [Math.log10(FLOOR) - 0.2, Math.log10(top) + 0.3], yLog: true, xTicks: width < 420 ? X_TICKS_NARROW : X_TICKS,
-        yTicks: [{ value: Math.log10(FLOOR), label: '0' }, ...logTicks(-5, Math.log10(top), 4).filter((t) => t.value > -6)],
+        xDomain: [-205, 205], yDomain: [Math.log10(FLOOR) - 0.2, Math.log10(top) + 0.3], yLog: true,
+        xTicks: width < 420 ? X_TICKS_NARROW : X_TICKS,
+        yTicks: [{ value: Math.log10(FLOOR), label: '0' },
+          ...logTicks(-5, Math.log10(top), 4).filter((t) => t.value > -6)],
         theme, fontSize, xLabel: 'α', yLabel: 'scaling gap (log)', title: 'Scaling gap against α',
         series: [
           ...others.map((a) => ({ x: c.positions, y: floor(c.gated[a]), color: theme.muted, width: 1, alpha: 0.45 })),
@@ -215,7 +228,8 @@ export class GateLabScaling extends GateLabFigure {
       const gated = names.map((a) => this.#at.gated[a]);
       const symmetric = names.map((a) => this.#at.symmetric[a]);
       drawBars(ctx, { x: 0, y: 0, w: width, h: height }, {
-        categories: names.map((a) => activationShortLabel(a, this.lab)), theme, fontSize, highlight: names.indexOf(activation),
+        categories: names.map((a) => activationShortLabel(a, this.lab)), theme, fontSize,
+        highlight: names.indexOf(activation),
         groups: [{ label: 'gated', color: theme.accent, values: gated },
           { label: 'symmetric', color: theme.accent2, values: symmetric }],
         yDomain: extent([gated], { include: [0] }).map((v, i) => (i ? v : 0)),

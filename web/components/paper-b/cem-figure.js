@@ -27,7 +27,8 @@ export class CemFigure extends GateLabFigure {
     this.compute();
     this.announce(this.summary());
     this.requestDraw();
-    this.dispatchEvent(new CustomEvent('computed', { bubbles: true, detail: { result: this.result, state: { ...this.state } } }));
+    this.dispatchEvent(new CustomEvent('computed',
+      { bubbles: true, detail: { result: this.result, state: { ...this.state } } }));
   }
 
   compute() {}

@@ -84,7 +84,9 @@ export declare class GateLabTying extends GateLabFigure<TyingState> {
   n: number;
   untie: number;
   seed: number;
-  readonly result: { tiedParameters: number; standardParameters: number; maxDifference: number; tieHolds: boolean } | null;
+  readonly result: {
+    tiedParameters: number; standardParameters: number; maxDifference: number; tieHolds: boolean;
+  } | null;
 }
 
 export interface PrecondState {
@@ -101,7 +103,10 @@ export interface PrecondState {
   seed: number;
 }
 
-/** <gatelab-precond>: the spectrum of P and what an indefinite P does to the descent (docs/MATH.md §B5). Fires `computed`. */
+/**
+ * <gatelab-precond>: the spectrum of P and what an indefinite P does to the descent (docs/MATH.md §B5). Fires
+ * `computed`.
+ */
 export declare class GateLabPrecond extends GateLabFigure<PrecondState> {
   form: PrecondState['form'];
   u1: number;

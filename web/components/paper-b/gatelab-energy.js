@@ -88,7 +88,8 @@ export class GateLabEnergy extends CemFigure {
 
   build({ plots, controls }) {
     this.#canvas = this.createCanvas({ name: 'landscape',
-      label: 'Energy landscape of the query token over the token plane, with the context tokens and the query’s gradient steps. '
+      label: 'Energy landscape of the query token over the token plane, '
+        + 'with the context tokens and the query’s gradient steps. '
         + 'Focus it and use the arrow keys to move a token; [ and ] pick the token.' });
     this.createCanvas({ name: 'trace', label: 'The query’s energy after each gradient step' });
     this.#probeText = createProbeLine(plots);
@@ -138,7 +139,8 @@ export class GateLabEnergy extends CemFigure {
   syncControls() {
     const { token, beta, eta, steps, heads, diagonal, precond, reseed } = this.#controls;
     const n = this.#tokens.length / 2;
-    const options = Array.from({ length: n }, (_, i) => ({ value: String(i), text: i === n - 1 ? `h${subscript(i)} (query)` : `h${subscript(i)}` }));
+    const options = Array.from({ length: n },
+      (_, i) => ({ value: String(i), text: i === n - 1 ? `h${subscript(i)} (query)` : `h${subscript(i)}` }));
     if (token.select.options.length !== n) setSelectOptions(token.select, options, String(this.#selectedIndex));
     token.select.value = String(this.#selectedIndex);
     beta.set(this.state.beta);
@@ -192,9 +194,11 @@ export class GateLabEnergy extends CemFigure {
     const chain = Array.from(energies, (e) => formatNumber(e)).join(' → ');
     const trend = rise < 0 ? 'it falls at every step' : `it rises at step ${rise}`;
     const p = precond === 'none' ? 'P = I'
-      : `P ${precond === 'paper' ? '= D + UVᵀ + VUᵀ' : '= D + UUᵀ'} with smallest eigenvalue ${formatNumber(lambda)} (${lambda > 0 ? 'positive definite' : 'indefinite: a step can climb'})`;
+      : `P ${precond === 'paper' ? '= D + UVᵀ + VUᵀ' : '= D + UUᵀ'} with smallest eigenvalue ${formatNumber(lambda)} `
+        + `(${lambda > 0 ? 'positive definite' : 'indefinite: a step can climb'})`;
     return `Energy of the query h${subscript(n - 1)} before and after each of T = ${steps} steps: ${chain}; ${trend}. `
-      + `β = ${formatNumber(beta)}${this.state.beta === 0 ? ' (1/√d_h)' : ''}, η = ${formatNumber(eta)}, ${heads} head${heads > 1 ? 's' : ''}, ${p}.`;
+      + `β = ${formatNumber(beta)}${this.state.beta === 0 ? ' (1/√d_h)' : ''}, η = ${formatNumber(eta)}, `
+      + `${heads} head${heads > 1 ? 's' : ''}, ${p}.`;
   }
 
   #showProbe() {
@@ -327,11 +331,13 @@ export class GateLabEnergy extends CemFigure {
           { theme, fontSize, color: theme.fg, baseline: 'bottom', halo: true });
       }
       const focused = this.shadowRoot.activeElement === landscape;
-      drawTokens(ctx, r.h, r.n, xScale, yScale, { theme, fontSize, selected: focused || this.#drag ? this.#selectedIndex : -1 });
+      const selected = focused || this.#drag ? this.#selectedIndex : -1;
+      drawTokens(ctx, r.h, r.n, xScale, yScale, { theme, fontSize, selected });
       ctx.font = `${fontSize + 1}px ${theme.font}`;
       ctx.fillStyle = theme.fg;
       ctx.textBaseline = 'top';
-      ctx.fillText(`ε(y | h₀ … h${subscript(r.n - 1)}) and ${this.state.steps} step${this.state.steps > 1 ? 's' : ''}`, plot.x, 2);
+      const steps = this.state.steps;
+      ctx.fillText(`ε(y | h₀ … h${subscript(r.n - 1)}) and ${steps} step${steps > 1 ? 's' : ''}`, plot.x, 2);
     }
     {
       const { ctx, width, height } = this.beginCanvas(traceCanvas);
@@ -367,7 +373,8 @@ export class GateLabEnergy extends CemFigure {
     }
     const points = drawPath(ctx, r.path, xScale, yScale, { theme, fontSize, color: theme.fg, end: true });
     if (points.length > 1) {
-      drawArrow(ctx, x0, y0, points[1][0], points[1][1], { color: theme.fg, width: 3, head: 11, halo: withAlpha(theme.bg, 0.9) });
+      drawArrow(ctx, x0, y0, points[1][0], points[1][1],
+        { color: theme.fg, width: 3, head: 11, halo: withAlpha(theme.bg, 0.9) });
     }
   }
 

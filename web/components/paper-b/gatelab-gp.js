@@ -11,7 +11,9 @@
 // at T = 1 run at T′ = 4) without retraining; `eta` sets the step size η they train with, and
 // `learn-eta` lets each layer learn its own (docs/MATH.md §B14).
 import { GateLabFigure } from '../base/gatelab-figure.js';
-import { createButton, createCheckbox, createRange, createReseedButton, createSelect, setSelectOptions } from '../base/controls.js';
+import {
+  createButton, createCheckbox, createRange, createReseedButton, createSelect, setSelectOptions,
+} from '../base/controls.js';
 import { sharedRunner } from '../runner/lab-runner.js';
 import { gpPreview } from '../runner/gp-tasks.js';
 import { runTracked } from '../runner/worker-run.js';
@@ -66,7 +68,8 @@ function depthColor(theme, i) {
 }
 
 export class GateLabGp extends GateLabFigure {
-  static description = 'In-context GP regression: CEM transformers with T = 1, 2, 4, 8 trained live against the exact posterior.';
+  static description = 'In-context GP regression: CEM transformers with T = 1, 2, 4, 8 trained live '
+    + 'against the exact posterior.';
   static events = { step: 'Training progressed: detail { stepsDone, steps, finished }.',
     trained: 'The training steps are done: detail { results, state }.' };
   static styles = STYLES;
@@ -106,7 +109,8 @@ export class GateLabGp extends GateLabFigure {
   }
 
   build({ controls }) {
-    this.createCanvas({ name: 'predictions', label: 'Predictions of each y_t against the GP posterior band, by position' });
+    this.createCanvas({ name: 'predictions',
+      label: 'Predictions of each y_t against the GP posterior band, by position' });
     this.createCanvas({ name: 'rmse', label: 'Held-out RMSE by context length for each recursion depth T' });
     this.createCanvas({ name: 'loss', label: 'Training loss of each model' });
     const highlight = createSelect({ label: 'Highlight', value: this.state.highlight,
@@ -119,16 +123,18 @@ export class GateLabGp extends GateLabFigure {
       onChange: (value) => this.setState({ eta: Number(value) }, 'user') });
     const learnEta = createCheckbox({ label: 'Learn η', checked: this.state.learnEta,
       onChange: (checked) => this.setState({ learnEta: checked }, 'user') });
-    const lengthScale = createRange({ label: 'Length-scale ℓ', min: 0.1, max: 2, step: 0.05, value: this.state.lengthScale,
+    const lengthScale = createRange({ label: 'Length-scale ℓ', min: 0.1, max: 2, step: 0.05,
+      value: this.state.lengthScale,
       format: (v) => v.toFixed(2), onInput: (value) => this.setState({ lengthScale: value }, 'user') });
     const noise = createRange({ label: 'Noise σ', min: 0.01, max: 0.5, step: 0.01, value: this.state.noise,
       format: (v) => v.toFixed(2), onInput: (value) => this.setState({ noise: value }, 'user') });
     const pause = createButton({ text: 'Pause', part: 'button pause',
       onClick: () => this.setState({ paused: !this.state.paused }, 'user') });
     const sequence = createReseedButton(this, { text: 'New sequence', part: 'button sequence', name: 'sequence' });
-    const restart = createReseedButton(this, { text: 'Retrain', title: 'New initial weights and training data', part: 'button restart' });
-    controls.append(highlight.element, evalSteps.element, eta.element, learnEta.element, lengthScale.element, noise.element,
-      pause, sequence, restart);
+    const restart = createReseedButton(this,
+      { text: 'Retrain', title: 'New initial weights and training data', part: 'button restart' });
+    controls.append(highlight.element, evalSteps.element, eta.element, learnEta.element, lengthScale.element,
+      noise.element, pause, sequence, restart);
     this.#controls = { highlight, evalSteps, eta, learnEta, lengthScale, noise, pause, sequence, restart };
   }
 
@@ -241,14 +247,15 @@ export class GateLabGp extends GateLabFigure {
     this.#training = true;
     this.syncControls();
     await runTracked(this, async () => {
-      while (this.#run === run && !this.state.paused && !this.#suspended && run.models.some((m) => m.stepsDone < this.state.trainSteps && !m.diverged)) {
+      const training = () => run.models.some((m) => m.stepsDone < this.state.trainSteps && !m.diverged);
+      while (this.#run === run && !this.state.paused && !this.#suspended && training()) {
         const until = this.state.trainSteps;
         const r = await sharedRunner().run('gpStep', { id: run.id, steps: CHUNK, until,
           from: run.models.map((m) => m.losses.length) }, { signal: run.abort.signal });
         if (this.#run !== run) return;
         r.models.forEach((m, i) => {
-          const { losses, evalSteps: _evalSteps, stamp: _stamp, prediction: _prediction, rmseByPosition: _rmseByPosition,
-            rmse: _rmse, stepSizes: _stepSizes, ...rest } = m;
+          const { losses, evalSteps: _evalSteps, stamp: _stamp, prediction: _prediction,
+            rmseByPosition: _rmseByPosition, rmse: _rmse, stepSizes: _stepSizes, ...rest } = m;
           run.models[i].losses.push(...losses);
           Object.assign(run.models[i], rest);
           this.#takeEvaluation(run.models[i], m);
@@ -259,7 +266,8 @@ export class GateLabGp extends GateLabFigure {
       }
       if (this.#run === run && !this.#suspended) {
         this.announce(this.#summary());
-        this.dispatchEvent(new CustomEvent('trained', { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
+        this.dispatchEvent(new CustomEvent('trained',
+          { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
       }
     }, { onEnd: () => {
       this.#training = false;
@@ -278,7 +286,8 @@ export class GateLabGp extends GateLabFigure {
     const run = this.#run;
     if (!run?.models) return;  // still starting: #restart evaluates once the models exist
     await runTracked(this, async () => {
-      const r = await sharedRunner().run('gpEvaluate', { id: run.id, evalSteps: this.state.evalSteps }, { signal: run.abort.signal });
+      const r = await sharedRunner().run('gpEvaluate', { id: run.id, evalSteps: this.state.evalSteps },
+        { signal: run.abort.signal });
       if (this.#run !== run) return;
       r.models.forEach((e, i) => this.#takeEvaluation(run.models[i], e));
       this.announce(this.#summary(), { busy: this.#training });
@@ -300,7 +309,8 @@ export class GateLabGp extends GateLabFigure {
     const run = this.#run;
     if (!run?.models) return;
     await runTracked(this, async () => {
-      const r = await sharedRunner().run('gpSequence', { id: run.id, sequenceSeed: this.state.sequence }, { signal: run.abort.signal });
+      const r = await sharedRunner().run('gpSequence', { id: run.id, sequenceSeed: this.state.sequence },
+        { signal: run.abort.signal });
       if (this.#run !== run) return;
       run.display = r.display;
       r.predictions.forEach((p, i) => (run.models[i].prediction = p));
@@ -311,11 +321,14 @@ export class GateLabGp extends GateLabFigure {
   #summary() {
     const run = this.#run;
     const step = Math.min(...run.models.map((m) => m.stepsDone));
-    const models = run.models.map((m) => `T = ${m.steps} ${formatNumber(m.rmse)}${m.diverged ? ' (diverged)' : ''}`).join(', ');
+    const models = run.models
+      .map((m) => `T = ${m.steps} ${formatNumber(m.rmse)}${m.diverged ? ' (diverged)' : ''}`).join(', ');
     const at = run.models[0].evalSteps;
-    return `Step ${step} of ${this.state.trainSteps}${this.state.paused ? ' (paused)' : ''}. Held-out RMSE on ${EVAL_COUNT} `
+    return `Step ${step} of ${this.state.trainSteps}${this.state.paused ? ' (paused)' : ''}. `
+      + `Held-out RMSE on ${EVAL_COUNT} `
       + `sequences${at ? `, every model evaluated at T′ = ${at}` : ''}: ${models}; exact GP posterior `
-      + `${formatNumber(run.baselines.posterior.rmse)} (the best possible), context mean ${formatNumber(run.baselines.contextMean.rmse)}. `
+      + `${formatNumber(run.baselines.posterior.rmse)} (the best possible), `
+      + `context mean ${formatNumber(run.baselines.contextMean.rmse)}. `
       + `${run.models[0].parameters} parameters per model; ${etaReadout(this.state, run.models)}.`;
   }
 
@@ -349,7 +362,8 @@ export class GateLabGp extends GateLabFigure {
           { x: positions, y: d.contextMean, color: theme.muted, width: 1.2, dash: [2, 3] },
           ...models.map((m, i) => ({ x: positions, y: m.prediction, ...styled(i) }))],
         dots: Array.from(d.y, (y, t) => ({ x: t, y, color: theme.fg, r: 3.5 })),
-        legend: [{ label: 'true y_t', color: theme.fg, fill: true }, { label: 'GP posterior ± 2 sd', color: theme.fg, dash: [5, 4] },
+        legend: [{ label: 'true y_t', color: theme.fg, fill: true },
+          { label: 'GP posterior ± 2 sd', color: theme.fg, dash: [5, 4] },
           { label: 'context mean', color: theme.muted, dash: [2, 3] }, ...legend],
       });
     }
@@ -359,11 +373,13 @@ export class GateLabGp extends GateLabFigure {
       drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
         xDomain: [-0.5, n - 0.5], yDomain: extent([b.posterior.byPosition, b.contextMean.byPosition,
           ...models.map((m) => m.rmseByPosition)], { include: [0] }),
-        theme, fontSize: this.fontSizeFor(width), xLabel: 'context length t', title: `Held-out RMSE (${EVAL_COUNT} sequences)${atTitle}`,
+        theme, fontSize: this.fontSizeFor(width), xLabel: 'context length t',
+        title: `Held-out RMSE (${EVAL_COUNT} sequences)${atTitle}`,
         series: [{ x: positions, y: b.posterior.byPosition, color: theme.fg, width: 1.5, dash: [5, 4] },
           { x: positions, y: b.contextMean.byPosition, color: theme.muted, width: 1.2, dash: [2, 3] },
           ...models.map((m, i) => ({ x: positions, y: m.rmseByPosition, ...styled(i) }))],
-        legend: [{ label: 'GP posterior', color: theme.fg, dash: [5, 4] }, { label: 'context mean', color: theme.muted, dash: [2, 3] }],
+        legend: [{ label: 'GP posterior', color: theme.fg, dash: [5, 4] },
+          { label: 'context mean', color: theme.muted, dash: [2, 3] }],
       });
     }
     {

@@ -69,8 +69,10 @@ export class GateLabPrecond extends CemFigure {
 
   build({ controls }) {
     this.createCanvas({ name: 'landscape',
-      label: 'Energy landscape of the query with its steps under P and under the identity, and the gradient directions P turns uphill' });
-    this.createCanvas({ name: 'spectrum', label: 'Eigenvalues of P as one factor is scaled, and where the smallest crosses zero' });
+      label: 'Energy landscape of the query with its steps under P and under the identity, '
+        + 'and the gradient directions P turns uphill' });
+    this.createCanvas({ name: 'spectrum',
+      label: 'Eigenvalues of P as one factor is scaled, and where the smallest crosses zero' });
     this.createCanvas({ name: 'trace', label: 'Energy of the query after each step, under P and under the identity' });
     const form = createSelect({
       label: 'P', value: this.state.form,
@@ -88,14 +90,16 @@ export class GateLabPrecond extends CemFigure {
     const { eta, steps } = createStepRanges(this);
     const reflect = createButton({
       text: 'Reflect the gradient', part: 'button reflect',
-      title: 'Set u = ĝ and v = −ĝ (ĝ the unit gradient at the start): P = I − 2ĝĝᵀ turns the first step exactly uphill',
+      title: 'Set u = ĝ and v = −ĝ (ĝ the unit gradient at the start): '
+        + 'P = I − 2ĝĝᵀ turns the first step exactly uphill',
       onClick: () => this.reflectGradient(),
     });
     const reset = createButton({
       text: 'Reset u, v', part: 'button reset',
       onClick: () => this.setState({ ...DEFAULTS }, 'user'),
     });
-    controls.append(form.element, u1.element, u2.element, v1.element, v2.element, eta.element, steps.element, reflect, reset);
+    controls.append(form.element, u1.element, u2.element, v1.element, v2.element, eta.element, steps.element,
+      reflect, reset);
     this.#controls = { form, u1, u2, v1, v2, eta, steps, reflect };
   }
 
@@ -114,7 +118,8 @@ export class GateLabPrecond extends CemFigure {
     const [gx, gy] = [-r.descent[0], -r.descent[1]];
     const norm = Math.hypot(gx, gy) || 1;
     const round = (v) => Math.round(v * 20) / 20;
-    this.setState({ form: 'paper', u1: round(gx / norm), u2: round(gy / norm), v1: round(-gx / norm), v2: round(-gy / norm) }, 'user');
+    this.setState({ form: 'paper', u1: round(gx / norm), u2: round(gy / norm), v1: round(-gx / norm),
+      v2: round(-gy / norm) }, 'user');
   }
 
   /** The factors u, v of the sliders, with v (u for the variant) scaled by s; p stays the library's (D = I). */
@@ -160,8 +165,8 @@ export class GateLabPrecond extends CemFigure {
           if (crossing === null || Math.abs(at - 1) < Math.abs(crossing - 1)) crossing = at;
         }
       }
-      this.#result = { h, n, P, spectrum, grid, path, plainPath, energies, plainEnergies, descent, sweep: { s, low, high },
-        crossing, form };
+      this.#result = { h, n, P, spectrum, grid, path, plainPath, energies, plainEnergies, descent,
+        sweep: { s, low, high }, crossing, form };
     } finally {
       att.dispose();
       plain.dispose();
@@ -172,7 +177,8 @@ export class GateLabPrecond extends CemFigure {
     const r = this.#result;
     const [l1, l2] = r.spectrum;
     const P = r.P;
-    const matrix = `P = [[${formatNumber(P[0])}, ${formatNumber(P[1])}], [${formatNumber(P[2])}, ${formatNumber(P[3])}]]`;
+    const matrix = `P = [[${formatNumber(P[0])}, ${formatNumber(P[1])}], `
+      + `[${formatNumber(P[2])}, ${formatNumber(P[3])}]]`;
     const definite = l1 > 0 ? 'positive definite' : l1 === 0 ? 'singular' : 'indefinite: some steps climb';
     const factor = r.form === 'paper' ? 'v' : 'u';
     const where = r.crossing === null ? `it stays positive definite for every scale of ${factor}`
@@ -182,7 +188,8 @@ export class GateLabPrecond extends CemFigure {
       return rise < 0 ? 'falls at every step' : `rises at step ${rise}`;
     };
     return `${matrix}, eigenvalues ${formatNumber(l1)} and ${formatNumber(l2)}: ${definite}; ${where}. `
-      + `The query’s energy ${Array.from(r.energies, (e) => formatNumber(e)).join(' → ')} under P ${trend(r.energies)}; `
+      + `The query’s energy ${Array.from(r.energies, (e) => formatNumber(e)).join(' → ')} `
+      + `under P ${trend(r.energies)}; `
       + `under P = I it ${trend(r.plainEnergies)}.`;
   }
 
@@ -230,11 +237,13 @@ export class GateLabPrecond extends CemFigure {
     drawPath(ctx, r.plainPath, xScale, yScale, { theme, fontSize, color: theme.fg, width: 1.6, dash: [5, 4] });
     drawPath(ctx, r.path, xScale, yScale, { theme, fontSize, color: theme.accent, width: 2.4 });
     if (r.path.length >= 4) {
-      drawArrow(ctx, x0, y0, xScale(r.path[2]), yScale(r.path[3]), { color: theme.accent, width: 3, head: 11, halo: withAlpha(theme.bg, 0.9) });
+      drawArrow(ctx, x0, y0, xScale(r.path[2]), yScale(r.path[3]),
+        { color: theme.accent, width: 3, head: 11, halo: withAlpha(theme.bg, 0.9) });
     }
     ctx.restore();
     drawTokens(ctx, r.h, r.n, xScale, yScale, { theme, fontSize });
-    richText(ctx, 'Steps under P (solid) and I (dashed)', plot.x, 2, { theme, fontSize: fontSize + 1, baseline: 'top' });
+    richText(ctx, 'Steps under P (solid) and I (dashed)', plot.x, 2,
+      { theme, fontSize: fontSize + 1, baseline: 'top' });
     if (r.spectrum[0] < 0) {
       richText(ctx, 'shaded: directions P turns uphill', plot.x + 4, plot.y + plot.h - 6,
         { theme, fontSize, color: theme.fg, baseline: 'bottom' });
@@ -250,7 +259,8 @@ export class GateLabPrecond extends CemFigure {
     const { plot, xScale, yScale } = drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
       series: [{ x: s, y: high, color: theme.accent2, width: 2 }, { x: s, y: low, color: theme.accent, width: 2.5 }],
       xDomain: [-SWEEP_MAX, SWEEP_MAX], yDomain: extent([low, high], { include: [0, 1] }), theme, fontSize,
-      xLabel: r.crossing === null ? `scale s of ${factor}` : `scale s of ${factor} (λ = 0 at s = ${formatNumber(r.crossing)})`,
+      xLabel: r.crossing === null ? `scale s of ${factor}`
+        : `scale s of ${factor} (λ = 0 at s = ${formatNumber(r.crossing)})`,
       title: `Eigenvalues of P as ${factor} → s·${factor}`,
     });
     ctx.save();
@@ -297,9 +307,11 @@ export class GateLabPrecond extends CemFigure {
     const end = SWEEP - 1;
     const [yLow, yHigh] = [yScale(low[end]), yScale(high[end])];
     const apart = Math.abs(yLow - yHigh) < fontSize * 1.2 ? fontSize * 0.7 : 0;
-    richText(ctx, 'largest λ', plot.x + plot.w - 4, Math.max(plot.y + fontSize, Math.min(plot.y + plot.h, yHigh - 4 - (yHigh <= yLow ? apart : -apart))),
+    const right = plot.x + plot.w - 4;
+    const inside = (y) => Math.max(plot.y + fontSize, Math.min(plot.y + plot.h, y));
+    richText(ctx, 'largest λ', right, inside(yHigh - 4 - (yHigh <= yLow ? apart : -apart)),
       { theme, fontSize, color: theme.accent2, align: 'right', baseline: 'bottom', halo: true });
-    richText(ctx, 'smallest λ', plot.x + plot.w - 4, Math.max(plot.y + fontSize, Math.min(plot.y + plot.h, yLow - 4 + (yHigh <= yLow ? apart : -apart))),
+    richText(ctx, 'smallest λ', right, inside(yLow - 4 + (yHigh <= yLow ? apart : -apart)),
       { theme, fontSize, color: theme.accent, align: 'right', baseline: 'bottom', halo: true });
 
     richText(ctx, 'not positive definite', plot.x + 6, plot.y + plot.h - 4,

@@ -8,7 +8,9 @@
 // rounding. The "untie" slider moves W_V and W_O (W_down) off the tie by seeded noise, and the
 // outputs part: the freedom the standard layer pays its extra parameters for.
 import { CemFigure } from './cem-figure.js';
-import { createRange, createReseedButton, createSelect, setSelectOptions, syncActivationSelect } from '../base/controls.js';
+import {
+  createRange, createReseedButton, createSelect, setSelectOptions, syncActivationSelect,
+} from '../base/controls.js';
 import { formatNumber } from '../base/format.js';
 import { normalArray } from '../base/seeded-random.js';
 import { maxAbs } from '../plot/axes.js';
@@ -62,8 +64,10 @@ export class GateLabTying extends CemFigure {
   }
 
   build({ controls }) {
-    this.createCanvas({ name: 'weights', label: 'Weight matrices of the tied CEM layer and of the standard layer it equals' });
-    this.createCanvas({ name: 'outputs', label: 'The same tokens through both layers: inputs, the two outputs and their difference' });
+    this.createCanvas({ name: 'weights',
+      label: 'Weight matrices of the tied CEM layer and of the standard layer it equals' });
+    this.createCanvas({ name: 'outputs',
+      label: 'The same tokens through both layers: inputs, the two outputs and their difference' });
     const layer = createSelect({
       label: 'Layer', value: this.state.layer,
       options: [{ value: 'attention', text: 'Attention (B2)' }, { value: 'mlp', text: 'Gated MLP (B3)' }],
@@ -90,7 +94,8 @@ export class GateLabTying extends CemFigure {
       onInput: (value) => this.setState({ eta: value }, 'user'),
     });
     const untie = createRange({
-      label: 'Untie', min: 0, max: 1, step: 0.05, value: this.state.untie, format: (v) => (v === 0 ? 'tied' : v.toFixed(2)),
+      label: 'Untie', min: 0, max: 1, step: 0.05, value: this.state.untie,
+      format: (v) => (v === 0 ? 'tied' : v.toFixed(2)),
       onInput: (value) => this.setState({ untie: value }, 'user'),
     });
     const reseed = createReseedButton(this, { text: 'New weights and tokens' });
@@ -132,12 +137,15 @@ export class GateLabTying extends CemFigure {
       const tiedParams = tied.getParams();
       let standardParams = standard.getParams();
       // The tie, checked on the library's own numbers: exact equality, element by element.
+      // scaled(matrix, rows, k): entry k of η·matrixᵀ, rounded to float as the library computes it.
+      const scaled = (matrix, rows, k) => Math.fround(Math.fround(eta) * matrix[(k % rows) * d + Math.floor(k / rows)]);
       const tieHolds = layer === 'attention'
         ? standardParams.WV.every((v, k) => v === tiedParams.WK[k])
-          && standardParams.WO.every((v, k) => v === Math.fround(Math.fround(eta) * tiedParams.WQ[(k % d) * d + Math.floor(k / d)]))
-        : standardParams.Wdown.every((v, k) => v === Math.fround(Math.fround(eta) * tiedParams.W[(k % hidden) * d + Math.floor(k / hidden)]));
+          && standardParams.WO.every((v, k) => v === scaled(tiedParams.WQ, d, k))
+        : standardParams.Wdown.every((v, k) => v === scaled(tiedParams.W, hidden, k));
       if (untie > 0) {
-        const noise = (length, salt) => normalArray(length, (seed * 31 + salt) >>> 0).map((v) => (untie * v) / Math.sqrt(d));
+        const noise = (length, salt) => normalArray(length, (seed * 31 + salt) >>> 0)
+          .map((v) => (untie * v) / Math.sqrt(d));
         if (layer === 'attention') {
           const WV = standardParams.WV.map((v, k, a) => v + noise(a.length, 1)[k]);
           const noiseO = noise(standardParams.WO.length, 2);
@@ -171,12 +179,16 @@ export class GateLabTying extends CemFigure {
       : `tied CEM MLP ${r.tiedCount} parameters (2dM), the gated MLP it equals ${r.standardCount} (3dM)`;
     const tie = attention ? 'W_V = W_K and W_O = η W_Qᵀ' : 'W_gate = W, W_up = U and W_down = η Wᵀ';
     if (r.untie === 0) {
-      const agree = r.maxDiff === 0 ? 'are bit for bit the same' : `differ by at most ${formatNumber(r.maxDiff)} (float rounding)`;
-      return `d = ${r.d}${attention ? '' : `, M = ${r.hidden}`}: ${counts}. ${tie} hold exactly, and on n = ${r.n} random `
+      const agree = r.maxDiff === 0 ? 'are bit for bit the same'
+        : `differ by at most ${formatNumber(r.maxDiff)} (float rounding)`;
+      return `d = ${r.d}${attention ? '' : `, M = ${r.hidden}`}: ${counts}. `
+        + `${tie} hold exactly, and on n = ${r.n} random `
         + `tokens the two outputs ${agree}.`;
     }
-    return `d = ${r.d}: ${counts}. Untied by ${formatNumber(r.untie)}: ${attention ? 'W_V and W_O' : 'W_down'} moved off the tie, `
-      + `and the outputs now differ by up to ${formatNumber(r.maxDiff)}, freedom the standard layer pays its extra parameters for.`;
+    return `d = ${r.d}: ${counts}. Untied by ${formatNumber(r.untie)}: `
+      + `${attention ? 'W_V and W_O' : 'W_down'} moved off the tie, `
+      + `and the outputs now differ by up to ${formatNumber(r.maxDiff)}, `
+      + 'freedom the standard layer pays its extra parameters for.';
   }
 
   draw() {
@@ -201,7 +213,8 @@ export class GateLabTying extends CemFigure {
     // section flow left to right and wrap.
     const layout = (cell) => {
       const placed = [];
-      const tileWidth = (tile) => Math.max(tile.cols * cell, textWidth(tile.title, '600'), tile.note ? textWidth(tile.note) : 0);
+      const tileWidth = (tile) => Math.max(tile.cols * cell, textWidth(tile.title, '600'),
+        tile.note ? textWidth(tile.note) : 0);
       const tileGap = Math.max(1.4 * cell, fontSize);
       const sectionGap = 2.5 * fontSize;
       let lineX = pad;
@@ -210,7 +223,8 @@ export class GateLabTying extends CemFigure {
       for (const section of sections) {
         const heading = textWidth(section.heading, '600') > width - 2 * pad ? section.short : section.heading;
         const widths = section.tiles.map(tileWidth);
-        const full = Math.max(widths.reduce((a, b) => a + b, 0) + tileGap * (widths.length - 1), textWidth(heading, '600'));
+        const tiles = widths.reduce((a, b) => a + b, 0) + tileGap * (widths.length - 1);
+        const full = Math.max(tiles, textWidth(heading, '600'));
         let left = lineX === pad ? pad : lineX + sectionGap;
         if (left > pad && left + full > width - pad) {
           lineY += lineHeight;
@@ -269,14 +283,16 @@ export class GateLabTying extends CemFigure {
       { heading: `Tied CEM attention: 2d² = ${r.tiedCount} parameters`, short: `Tied: 2d² = ${r.tiedCount}`,
         tiles: [square(r.tiedParams.WQ, 'W_Q', theme.accent), square(r.tiedParams.WK, 'W_K', theme.accent2)] },
       { heading: `Standard attention: 4d² = ${r.standardCount} parameters`, short: `Standard: 4d² = ${r.standardCount}`,
-        tiles: [square(r.standardParams.WQ, 'W_Q', theme.accent, '= W_Q'), square(r.standardParams.WK, 'W_K', theme.accent2, '= W_K'),
+        tiles: [square(r.standardParams.WQ, 'W_Q', theme.accent, '= W_Q'),
+          square(r.standardParams.WK, 'W_K', theme.accent2, '= W_K'),
           square(r.standardParams.WV, 'W_V', theme.accent2, untied ? '≠ W_K' : '= W_K'),
           square(r.standardParams.WO, 'W_O', theme.accent, untied ? '≠ η W_Qᵀ' : '= η W_Qᵀ')] },
     ] : [
       { heading: `Tied CEM MLP: 2dM = ${r.tiedCount} parameters`, short: `Tied: 2dM = ${r.tiedCount}`,
         tiles: [tall(r.tiedParams.W, 'W', theme.accent), tall(r.tiedParams.U, 'U', theme.accent2)] },
       { heading: `Gated MLP: 3dM = ${r.standardCount} parameters`, short: `Gated: 3dM = ${r.standardCount}`,
-        tiles: [tall(r.standardParams.Wgate, 'W_gate', theme.accent, '= W'), tall(r.standardParams.Wup, 'W_up', theme.accent2, '= U'),
+        tiles: [tall(r.standardParams.Wgate, 'W_gate', theme.accent, '= W'),
+          tall(r.standardParams.Wup, 'W_up', theme.accent2, '= U'),
           { values: r.standardParams.Wdown, rows: r.d, cols: r.hidden, title: 'W_down', tone: theme.accent,
             note: untied ? '≠ η Wᵀ' : '= η Wᵀ' }] },
     ];
@@ -304,8 +320,12 @@ export class GateLabTying extends CemFigure {
     if (!r) return { columns, rows };
     const push = (name, values, cols) => values.forEach((v, k) => rows.push([name, Math.floor(k / cols), k % cols, v]));
     const attention = r.layer === 'attention';
-    for (const [name, values] of Object.entries(r.tiedParams)) push(`tied.${name}`, values, attention || name !== 'Wdown' ? r.d : r.hidden);
-    for (const [name, values] of Object.entries(r.standardParams)) push(`standard.${name}`, values, name === 'Wdown' ? r.hidden : r.d);
+    for (const [name, values] of Object.entries(r.tiedParams)) {
+      push(`tied.${name}`, values, attention || name !== 'Wdown' ? r.d : r.hidden);
+    }
+    for (const [name, values] of Object.entries(r.standardParams)) {
+      push(`standard.${name}`, values, name === 'Wdown' ? r.hidden : r.d);
+    }
     push('tokens', r.h, r.d);
     push('output.cem', r.yCem, r.d);
     push('output.standard', r.yStd, r.d);

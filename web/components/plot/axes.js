@@ -89,7 +89,8 @@ export function axisMargins(fontSize) {
  * @param {{ xTicks: {value,label}[], yTicks: {value,label}[], xScale: Function, yScale: Function,
  *   xLabel?: string, yLabel?: string, theme: object, fontSize: number, gridLines?: boolean }} options
  */
-export function drawFrame(ctx, plot, { xTicks, yTicks, xScale, yScale, xLabel, yLabel, theme, fontSize, gridLines = true }) {
+export function drawFrame(ctx, plot,
+  { xTicks, yTicks, xScale, yScale, xLabel, yLabel, theme, fontSize, gridLines = true }) {
   ctx.save();
   ctx.lineWidth = 1;
   ctx.font = `${fontSize}px ${theme.font}`;

@@ -108,7 +108,8 @@ function drawHeading(ctx, rect, plot, { legendRows, titleHeight }, { title, them
  */
 export function drawChart(ctx, rect, spec) {
   const { theme, fontSize } = spec;
-  const layout = chartLayout(ctx, rect, spec, { right: Math.round(1.6 * fontSize), bottom: axisMargins(fontSize).bottom });
+  const layout = chartLayout(ctx, rect, spec,
+    { right: Math.round(1.6 * fontSize), bottom: axisMargins(fontSize).bottom });
   const { plot } = layout;
   const ty = (v) => (spec.yLog ? (v > 0 ? Math.log10(v) : NaN) : v);
   const xScale = linearScale(spec.xDomain[0], spec.xDomain[1], plot.x, plot.x + plot.w);
@@ -117,7 +118,8 @@ export function drawChart(ctx, rect, spec) {
   const xTicks = spec.xTicks ?? linearTicks(spec.xDomain[0], spec.xDomain[1], plot.w < 220 ? 3 : 5);
   const yTicks = spec.yTicks ?? (spec.yLog ? logTicks(spec.yDomain[0], spec.yDomain[1], 5)
     : linearTicks(spec.yDomain[0], spec.yDomain[1], 4));
-  drawFrame(ctx, plot, { xTicks, yTicks, xScale, yScale: yLinear, xLabel: spec.xLabel, yLabel: spec.yLabel, theme, fontSize });
+  drawFrame(ctx, plot,
+    { xTicks, yTicks, xScale, yScale: yLinear, xLabel: spec.xLabel, yLabel: spec.yLabel, theme, fontSize });
 
   ctx.save();
   ctx.beginPath();

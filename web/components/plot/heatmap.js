@@ -124,7 +124,9 @@ export function drawColorBar(ctx, bar, { domain, ticks, label, theme, fontSize }
       ctx.lineTo(bar.x + bar.w, py);
     }
     // Labels at the very ends are moved in by half a line so they stay beside the bar.
-    if (k % stride === 0) ctx.fillText(tick.label, bar.x + bar.w + 4, Math.max(bar.y + half, Math.min(bar.y + bar.h - half, py)));
+    if (k % stride === 0) {
+      ctx.fillText(tick.label, bar.x + bar.w + 4, Math.max(bar.y + half, Math.min(bar.y + bar.h - half, py)));
+    }
   });
   ctx.strokeStyle = theme.fg;
   ctx.globalAlpha = 0.6;
@@ -142,7 +144,8 @@ export function drawColorBar(ctx, bar, { domain, ticks, label, theme, fontSize }
 /** Ticks of a diverging bar on [−scale, scale]: its ends and zero. */
 function divergingTicks(scale) {
   const rounded = Number(scale.toPrecision(2));
-  return [{ value: scale, label: formatTick(rounded) }, { value: 0, label: '0' }, { value: -scale, label: formatTick(-rounded) }];
+  return [{ value: scale, label: formatTick(rounded) }, { value: 0, label: '0' },
+    { value: -scale, label: formatTick(-rounded) }];
 }
 
 /**
@@ -181,8 +184,10 @@ export function drawHeatmap(ctx, rect, spec) {
   }
   ctx.restore();
   const count = plot.w < 220 ? 3 : 5;
-  drawFrame(ctx, plot, { xTicks: linearTicks(xRange[0], xRange[1], count), yTicks: linearTicks(yRange[0], yRange[1], count),
+  drawFrame(ctx, plot, { xTicks: linearTicks(xRange[0], xRange[1], count),
+    yTicks: linearTicks(yRange[0], yRange[1], count),
     xScale, yScale, xLabel: spec.xLabel, yLabel: spec.yLabel, theme, fontSize, gridLines: false });
-  drawColorBar(ctx, bar, { domain, ticks: spec.barTicks ?? divergingTicks(scale), label: spec.barLabel, theme, fontSize });
+  drawColorBar(ctx, bar,
+    { domain, ticks: spec.barTicks ?? divergingTicks(scale), label: spec.barLabel, theme, fontSize });
   return { plot, xScale, yScale };
 }

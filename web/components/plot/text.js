@@ -10,7 +10,8 @@
  * @param {{ theme: object, fontSize: number, color?: string, align?: 'left'|'center'|'right',
  *   baseline?: 'top'|'bottom'|'middle'|'alphabetic', weight?: string, halo?: boolean }} options
  */
-export function richText(ctx, text, x, y, { theme, fontSize, color, align = 'left', baseline = 'alphabetic', weight = '', halo = false }) {
+export function richText(ctx, text, x, y,
+  { theme, fontSize, color, align = 'left', baseline = 'alphabetic', weight = '', halo = false }) {
   const parts = String(text).split(/_([A-Za-z0-9]+)/);
   const bold = weight ? `${weight} ` : '';
   const small = Math.round(fontSize * 0.74);

@@ -83,7 +83,8 @@ export const gpTasks = {
         for (const m of session.models) if (!m.model.disposed) m.model.dispose();
       }
     }
-    return { display: session.display, baselines, models: session.models.map((m) => modelState(m, 0, session.display, session.evalSet)) };
+    return { display: session.display, baselines,
+      models: session.models.map((m) => modelState(m, 0, session.display, session.evalSet)) };
   },
 
   /** Trains every model by up to `steps` (never past `until`); returns each model's new state. */

@@ -27,7 +27,8 @@ export const tasks = {
    * (λ, docs/MATH.md §A11) applies to the gated layers only.
    * @returns {{ gated: number, symmetric: number, mlp: null, rows: number, trials: number }}
    */
-  *exchangeGaps(lab, { activation, beta, seed = 1, dIn = 4, hidden = 8, dOut = 3, rows = 64, trials = 1, symmetrize = 0 }) {
+  *exchangeGaps(lab,
+    { activation, beta, seed = 1, dIn = 4, hidden = 8, dOut = 3, rows = 64, trials = 1, symmetrize = 0 }) {
     const result = { rows, trials };
     const kinds = queryKindNames();
     let done = 0;

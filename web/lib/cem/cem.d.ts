@@ -187,13 +187,15 @@ export interface CemLayer<Params, Gradients, Options> {
   dispose(): void;
 }
 
-export interface CemAttention extends CemLayer<CemAttentionParams, CemAttentionGradients, Required<CemAttentionOptions>> {
+export interface CemAttention
+  extends CemLayer<CemAttentionParams, CemAttentionGradients, Required<CemAttentionOptions>> {
   readonly heads: number;
   /** β in use (1/√(d/heads) when not given). */
   readonly beta: number;
 }
 
-export interface CemMlp extends CemLayer<CemMlpParams, CemMlpGradients, Omit<Required<CemMlpOptions>, 'beta'> & { beta?: number }> {
+export interface CemMlp
+  extends CemLayer<CemMlpParams, CemMlpGradients, Omit<Required<CemMlpOptions>, 'beta'> & { beta?: number }> {
   readonly hidden: number;
 }
 

@@ -70,9 +70,10 @@ export function installCem(core) {
     diagonals: CEM_DIAGONALS,
     /** Preconditioner options of createAttention and createMlp. */
     preconditioners: CEM_PRECONDS,
-    limits: Object.freeze({ maxD: m._cemMaxD, maxRows: m._cemMaxRows, maxSteps: m._cemMaxSteps, maxHeads: m._cemMaxHeads,
-      maxHidden: m._cemMaxHidden, maxRank: m._cemMaxRank, maxEta: m._cemMaxEta, maxBeta: m._cemMaxBeta,
-      maxGrid: m._cemMaxGrid, maxTensorFloats: m._cemMaxTensorFloats, maxSpectrumDim: m._cemMaxSpectrumDim }),
+    limits: Object.freeze({ maxD: m._cemMaxD, maxRows: m._cemMaxRows, maxSteps: m._cemMaxSteps,
+      maxHeads: m._cemMaxHeads, maxHidden: m._cemMaxHidden, maxRank: m._cemMaxRank, maxEta: m._cemMaxEta,
+      maxBeta: m._cemMaxBeta, maxGrid: m._cemMaxGrid, maxTensorFloats: m._cemMaxTensorFloats,
+      maxSpectrumDim: m._cemMaxSpectrumDim }),
 
     /** CEM attention; see cem.d.ts for the options. Dispose it when done. */
     createAttention(options) {
@@ -109,14 +110,15 @@ export function installCem(core) {
       };
       throwCoreError(m._validateCemMlpOptions(config), OPTIONS);
       const { activationBeta, ...rest } = config;
-      return new CemMlp(core, m._createCemMlp(config), activation === 'swish' ? { ...rest, beta: activationBeta } : rest);
+      const layerOptions = activation === 'swish' ? { ...rest, beta: activationBeta } : rest;
+      return new CemMlp(core, m._createCemMlp(config), layerOptions);
     },
 
     /** Standard (untied) causal multi-head attention: W_Q, W_K, W_V, W_O, 4d² parameters. */
     createStandardAttention(options) {
       const o = optionsOf('options', options, 'cem.createStandardAttention');
-      const config = { d: int32('d', o.d), heads: o.heads === undefined ? 1 : int32('heads', o.heads), beta: attentionBeta(o),
-        seed: seedOf('seed', o.seed) };
+      const heads = o.heads === undefined ? 1 : int32('heads', o.heads);
+      const config = { d: int32('d', o.d), heads, beta: attentionBeta(o), seed: seedOf('seed', o.seed) };
       throwCoreError(m._validateCemStdAttentionOptions(config), OPTIONS);
       return new StandardAttention(core, m._createCemStdAttention(config), config);
     },
@@ -129,7 +131,8 @@ export function installCem(core) {
         seed: seedOf('seed', o.seed) };
       throwCoreError(m._validateCemGatedMlpOptions(config), OPTIONS);
       const { activationBeta, ...rest } = config;
-      return new GatedMlp(core, m._createCemGatedMlp(config), activation === 'swish' ? { ...rest, beta: activationBeta } : rest);
+      const layerOptions = activation === 'swish' ? { ...rest, beta: activationBeta } : rest;
+      return new GatedMlp(core, m._createCemGatedMlp(config), layerOptions);
     },
 
     /**

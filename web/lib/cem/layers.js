@@ -14,7 +14,9 @@ const ENERGY = { argument: 'n', fields: ['i', 'n', 'activation'] };
 /** A float the core accepts as a float: finite, and not so large that float32 makes it infinite. */
 export function float32(argument, value) {
   finiteNumber(argument, value);
-  if (!Number.isFinite(Math.fround(value))) fail(argument, 'a finite number within float32 range', value, 'out-of-range');
+  if (!Number.isFinite(Math.fround(value))) {
+    fail(argument, 'a finite number within float32 range', value, 'out-of-range');
+  }
   return value;
 }
 

@@ -141,7 +141,8 @@ export class CemModule extends Owned {
     const keys = this.#groups.map((g) => g.key);
     for (const key of Object.keys(params)) {
       if (params[key] !== undefined && !keys.includes(key)) {
-        throw new GateLabError(`params.${key} is not a parameter of this ${this.constructor.label} (its parameters: ${keys.join(', ')})`,
+        const label = this.constructor.label;
+        throw new GateLabError(`params.${key} is not a parameter of this ${label} (its parameters: ${keys.join(', ')})`,
           { argument: `params.${key}`, code: 'invalid-value' });
       }
     }

@@ -42,6 +42,8 @@ export function bindCore(owner, core) {
 /** The core of a lab made by loadGateLab. */
 export function coreOf(owner) {
   const core = CORES.get(owner);
-  if (!core) throw new GateLabError('this must be a GateLab made by loadGateLab', { argument: 'this', code: 'invalid-type' });
+  if (!core) {
+    throw new GateLabError('this must be a GateLab made by loadGateLab', { argument: 'this', code: 'invalid-type' });
+  }
   return core;
 }

@@ -54,7 +54,9 @@ export function oneOf(argument, value, allowed) {
 
 export function plainObject(argument, value) {
   if (value === undefined) return {};
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(argument, 'an options object', value, 'invalid-type');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    fail(argument, 'an options object', value, 'invalid-type');
+  }
   return value;
 }
 
@@ -106,7 +108,9 @@ export function boolean(argument, value) {
 
 /** A Float32Array of exactly `length` finite numbers. */
 export function floatArray(argument, value, length, lengthText = String(length)) {
-  if (!(value instanceof Float32Array)) fail(argument, `a Float32Array of ${lengthText} numbers`, value, 'invalid-type');
+  if (!(value instanceof Float32Array)) {
+    fail(argument, `a Float32Array of ${lengthText} numbers`, value, 'invalid-type');
+  }
   if (value.length !== length) fail(argument, `a Float32Array of ${lengthText} numbers`, value, 'invalid-value');
   finiteElements(argument, value);
   return value;
@@ -116,7 +120,8 @@ export function floatArray(argument, value, length, lengthText = String(length))
 export function finiteElements(argument, value) {
   for (let i = 0; i < value.length; i++) {
     if (!Number.isFinite(value[i])) {
-      throw new GateLabError(`${argument}[${i}] is ${value[i]}; every element must be finite`, { argument, code: 'not-finite' });
+      throw new GateLabError(`${argument}[${i}] is ${value[i]}; every element must be finite`,
+        { argument, code: 'not-finite' });
     }
   }
   return value;

@@ -107,7 +107,10 @@ export interface GpSession {
    * [attention₀, MLP₀, attention₁, MLP₁, …] (2·layers numbers). Family cem only ('unsupported').
    */
   stepSizes(): Float32Array;
-  /** Runs n AdamW steps (default 1, at most 10000 a call), each on `batch` fresh sequences; returns their mean train MSEs. */
+  /**
+   * Runs n AdamW steps (default 1, at most 10000 a call), each on `batch` fresh sequences; returns their mean train
+   * MSEs.
+   */
   train(n?: number): Float32Array;
   /** The prediction of y_t at every position t of seq (the model sees only the pairs before t). */
   predict(seq: GpSequence): Float32Array;
@@ -122,7 +125,10 @@ export interface GpSession {
 export interface Gp {
   /** Every option's default. */
   readonly defaults: Readonly<GpResolvedOptions>;
-  /** `count` sequences (default 1, at most 4096) named by `seed` (default 0): the same seed gives the same sequences. */
+  /**
+   * `count` sequences (default 1, at most 4096) named by `seed` (default 0): the same seed gives the same
+   * sequences.
+   */
   sample(options?: GpDataOptions, seed?: number, count?: number): GpSequence[];
   /** The exact posterior predictive of y_t given the pairs before t, and the running mean of y before t. */
   posterior(options: GpDataOptions, seq: GpSequence): GpPosterior & { contextMean: Float32Array };

@@ -11,7 +11,8 @@ import { GpSession, queryCount, sequenceOf } from './session.js';
 export const GP_DEFAULTS = Object.freeze({
   dx: 1, length: 16, lengthScale: 0.5, signalVar: 1, noiseStd: 0.1, inputs: 'uniform',
   family: 'cem', steps: 1, diagonal: 'shared', precond: 'none', precondRank: 0,
-  d: 16, layers: 2, heads: 2, hidden: 32, eta: 0.25, learnEta: false, batch: 8, lr: 0.003, warmup: 20, clipNorm: 1, seed: 0,
+  d: 16, layers: 2, heads: 2, hidden: 32, eta: 0.25, learnEta: false, batch: 8, lr: 0.003, warmup: 20, clipNorm: 1,
+  seed: 0,
 });
 
 // The options' types and name sets are the core's (web/lib/catalogue.js).
@@ -32,7 +33,10 @@ function fullOptions(options) {
   for (const k of NUMBERS) if (o[k] !== undefined) out[k] = finiteNumber(`options.${k}`, o[k]);
   if (o.learnEta !== undefined) out.learnEta = boolean('options.learnEta', o.learnEta);
   for (const [k, values] of Object.entries(CHOICES)) {
-    if (o[k] !== undefined) out[k] = oneOf(`options.${k}`, k === 'diagonal' ? DIAGONAL_ALIASES[o[k]] ?? o[k] : o[k], values);
+    if (o[k] !== undefined) {
+      const value = k === 'diagonal' ? DIAGONAL_ALIASES[o[k]] ?? o[k] : o[k];
+      out[k] = oneOf(`options.${k}`, value, values);
+    }
   }
   return out;
 }
@@ -53,9 +57,11 @@ export function installGp(core) {
     integer('count', count, { max: m._gpMaxSampleCount });
     const c = forCore(m, o);
     const n = o.length, dx = o.dx;
-    const [error, x, y] = core.heap.call([], [count * n * dx, count * n], (px, py) => m._gpSample(c, seed, count, px, py));
+    const [error, x, y] = core.heap.call([], [count * n * dx, count * n],
+      (px, py) => m._gpSample(c, seed, count, px, py));
     throwCoreError(error, OPTIONS);
-    return Array.from({ length: count }, (_, i) => ({ x: x.slice(i * n * dx, (i + 1) * n * dx), y: y.slice(i * n, (i + 1) * n) }));
+    return Array.from({ length: count },
+      (_, i) => ({ x: x.slice(i * n * dx, (i + 1) * n * dx), y: y.slice(i * n, (i + 1) * n) }));
   }
 
   /** The exact posterior predictive of y_t given the pairs before t, and the running context mean. */

@@ -84,7 +84,8 @@ export class GpSession extends Owned {
   predict(seq) {
     const handle = handleOf(this);
     const s = sequenceOf('seq', seq, this.options);
-    const [error, out] = this.#core.heap.call([s.x, s.y], [this.options.length], (px, py, po) => handle.predict(px, py, po));
+    const [error, out] = this.#core.heap.call([s.x, s.y], [this.options.length],
+      (px, py, po) => handle.predict(px, py, po));
     throwCoreError(error, { argument: 'seq', fields: [] });
     return out;
   }
@@ -96,7 +97,8 @@ export class GpSession extends Owned {
     const s = sequenceOf('seq', seq, o);
     integer('context', context, { min: 0, max: o.length - 1 });
     const m = queryCount(xq, o.dx);
-    const [error, out] = this.#core.heap.call([s.x, s.y, xq], [m], (px, py, pq, po) => handle.predictAt(px, py, context, pq, m, po));
+    const [error, out] = this.#core.heap.call([s.x, s.y, xq], [m],
+      (px, py, pq, po) => handle.predictAt(px, py, context, pq, m, po));
     throwCoreError(error, { argument: 'xq', fields: [] });
     return out;
   }

@@ -4,7 +4,9 @@
 // this file validates, copies arrays in and out, and throws GateLabError.
 import { throwCoreError } from '../core/errors.js';
 import { using } from '../core/handles.js';
-import { fail, finiteNumber, floatArray, integer, listOf, oneOf, optional, optionsOf, seedOf } from '../core/validate.js';
+import {
+  fail, finiteNumber, floatArray, integer, listOf, oneOf, optional, optionsOf, seedOf,
+} from '../core/validate.js';
 import { layerHandle } from './layer.js';
 
 const OPTIONS = { argument: 'options', prefix: 'options' };

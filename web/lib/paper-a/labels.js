@@ -18,7 +18,9 @@ export function activationLabels(_core, name) {
  * a symmetrize between 0 and 1.
  */
 export function layerLabel(core, layer) {
-  if (layer === undefined) fail('layer', 'a layer description { kind, activation?, rank?, symmetrize? }', layer, 'invalid-type');
+  if (layer === undefined) {
+    fail('layer', 'a layer description { kind, activation?, rank?, symmetrize? }', layer, 'invalid-type');
+  }
   const o = plainObject('layer', layer);
   const kind = oneOf('layer.kind', o.kind, core.kinds);
   const activation = o.activation === undefined ? 'relu' : oneOf('layer.activation', o.activation, core.activations);

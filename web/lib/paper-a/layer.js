@@ -2,7 +2,9 @@
 // the documented row-major layout, and the two symmetry transforms (docs/MATH.md §A7, §A8).
 import { GateLabError, throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { fail, finiteNumber, floatArray, integer, oneOf, optionsOf, plainObject, rangeOf, seedOf } from '../core/validate.js';
+import {
+  fail, finiteNumber, floatArray, integer, oneOf, optionsOf, plainObject, rangeOf, seedOf,
+} from '../core/validate.js';
 
 const BATCH = { argument: 'rows', fields: [] };
 const OPTION_FIELDS = ['kind', 'activation', 'beta', 'dIn', 'hidden', 'dOut', 'rank', 'seed', 'symmetrize'];

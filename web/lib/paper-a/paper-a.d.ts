@@ -6,7 +6,10 @@
 
 import type { ActivationName, GridOptions } from '../base/base.js';
 
-/** mlp: docs/MATH.md §A1; symmetric: §A4 + §A6 (rank = dIn is the full bilinear attention MLP, §A3); gated: §A5 + §A6. */
+/**
+ * mlp: docs/MATH.md §A1; symmetric: §A4 + §A6 (rank = dIn is the full bilinear attention MLP, §A3); gated: §A5 +
+ * §A6.
+ */
 export type LayerKind = 'mlp' | 'symmetric' | 'gated' | 'bigated';
 
 /** One entry of lab.layerKinds. */
@@ -70,7 +73,10 @@ export interface Layer {
   setParams(params: LayerParams): void;
   /** A new layer with Q and K swapped (docs/MATH.md §A7). Throws 'unsupported' for 'mlp'. */
   exchanged(): Layer;
-  /** A new layer with Q·alpha and K/alpha (alpha finite, non-zero; docs/MATH.md §A8). Throws 'unsupported' for 'mlp'. */
+  /**
+   * A new layer with Q·alpha and K/alpha (alpha finite, non-zero; docs/MATH.md §A8). Throws 'unsupported' for
+   * 'mlp'.
+   */
   rescaled(alpha: number): Layer;
   /** Frees the layer; later calls throw 'disposed'. Idempotent. */
   dispose(): void;

@@ -100,8 +100,8 @@ export class LmSession extends Owned {
     throwCoreError(error, { argument: 'split', fields: [] });
     const blocks = [];
     for (let at = 0; at + 9 <= flat.length; at += 9) {
-      blocks.push({ antisymmetricShare: flat[at], exchangeGap: flat[at + 1], qkBalance: flat[at + 2], qkDrift: flat[at + 3],
-        preactivationQuantiles: Array.from(flat.slice(at + 4, at + 9)) });
+      blocks.push({ antisymmetricShare: flat[at], exchangeGap: flat[at + 1], qkBalance: flat[at + 2],
+        qkDrift: flat[at + 3], preactivationQuantiles: Array.from(flat.slice(at + 4, at + 9)) });
     }
     return blocks;
   }
@@ -123,8 +123,9 @@ export class LmSession extends Owned {
   }
 }
 
-const DEFAULTS = Object.freeze({ d: 32, layers: 2, heads: 4, context: 32, batch: 8, optimizer: 'adamw', learningRate: 4e-3,
-  weightDecay: 0.1, clipNorm: 1, momentum: 0.9, warmup: 50, decaySteps: 0, mlpInitRms: 0, gaugeFix: false });
+const DEFAULTS = Object.freeze({ d: 32, layers: 2, heads: 4, context: 32, batch: 8, optimizer: 'adamw',
+  learningRate: 4e-3, weightDecay: 0.1, clipNorm: 1, momentum: 0.9, warmup: 50, decaySteps: 0, mlpInitRms: 0,
+  gaugeFix: false });
 
 function mlpOptions(core, mlp, d) {
   const o = optionsOf('options.mlp', mlp ?? {}, 'lm.mlp');
@@ -135,7 +136,8 @@ function mlpOptions(core, mlp, d) {
   const budget = optional(o.budget, undefined, (v) => integer('options.mlp.budget', v));
   const hidden = o.hidden !== undefined ? integer('options.mlp.hidden', o.hidden)
     : core.module._lmHiddenForBudget(kind, rank, d, budget ?? 6 * d * d);
-  return { kind, activation, rank, symmetrize, hidden, ...(activation === 'swish' ? { beta: finiteNumber('options.mlp.beta', o.beta ?? 1) } : {}) };
+  const beta = activation === 'swish' ? { beta: finiteNumber('options.mlp.beta', o.beta ?? 1) } : {};
+  return { kind, activation, rank, symmetrize, hidden, ...beta };
 }
 
 export function installLm(core) {
@@ -144,7 +146,8 @@ export function installLm(core) {
   return Object.freeze({
     splits: SPLITS,
     optimizers,
-    limits: Object.freeze({ maxContext: m._lmMaxContext, maxBatch: m._lmMaxBatch, maxStepsPerCall: MAX_STEPS_PER_CALL }),
+    limits: Object.freeze({ maxContext: m._lmMaxContext, maxBatch: m._lmMaxBatch,
+      maxStepsPerCall: MAX_STEPS_PER_CALL }),
 
     /** Cuts text into train (the first 1 − dev − validation), dev and validation characters. */
     createCorpus(text, options) {
@@ -174,22 +177,26 @@ export function installLm(core) {
     /** A model in training on a corpus; see train.d.ts for the options and their defaults. */
     createSession(options) {
       const o = optionsOf('options', options, 'lm.createSession');
-      if (!(o.corpus instanceof LmCorpus)) fail('options.corpus', 'a corpus made by lab.lm.createCorpus', o.corpus, 'invalid-type');
+      if (!(o.corpus instanceof LmCorpus)) {
+        fail('options.corpus', 'a corpus made by lab.lm.createCorpus', o.corpus, 'invalid-type');
+      }
       const d = optional(o.d, DEFAULTS.d, (v) => integer('options.d', v));
       const mlp = mlpOptions(core, o.mlp, d);
       const num = (name) => optional(o[name], DEFAULTS[name], (v) => finiteNumber(`options.${name}`, v));
       const int = (name) => optional(o[name], DEFAULTS[name], (v) => integer(`options.${name}`, v, { min: 0 }));
-      const resolved = { d, layers: int('layers'), heads: int('heads'), mlp, context: int('context'), batch: int('batch'),
+      const resolved = { d, layers: int('layers'), heads: int('heads'), mlp, context: int('context'),
+        batch: int('batch'),
         optimizer: optional(o.optimizer, DEFAULTS.optimizer, (v) => oneOf('options.optimizer', v, optimizers)),
-        learningRate: num('learningRate'), weightDecay: num('weightDecay'), clipNorm: num('clipNorm'), momentum: num('momentum'),
-        warmup: int('warmup'), decaySteps: int('decaySteps'), mlpInitRms: num('mlpInitRms'),
+        learningRate: num('learningRate'), weightDecay: num('weightDecay'), clipNorm: num('clipNorm'),
+        momentum: num('momentum'), warmup: int('warmup'), decaySteps: int('decaySteps'), mlpInitRms: num('mlpInitRms'),
         gaugeFix: optional(o.gaugeFix, DEFAULTS.gaugeFix, (v) => boolean('options.gaugeFix', v)),
         seed: seedOf('options.seed', o.seed ?? 1), dataSeed: seedOf('options.dataSeed', o.dataSeed ?? o.seed ?? 1) };
       const raw = { d, layers: resolved.layers, heads: resolved.heads, hidden: mlp.hidden, kind: mlp.kind,
         activation: mlp.activation, rank: mlp.rank, symmetrize: mlp.symmetrize, beta: mlp.beta ?? 1,
         context: resolved.context, batch: resolved.batch, optimizer: resolved.optimizer,
         learningRate: resolved.learningRate, weightDecay: resolved.weightDecay, clipNorm: resolved.clipNorm,
-        momentum: resolved.momentum, mlpInitRms: resolved.mlpInitRms, warmup: resolved.warmup, decaySteps: resolved.decaySteps,
+        momentum: resolved.momentum, mlpInitRms: resolved.mlpInitRms, warmup: resolved.warmup,
+        decaySteps: resolved.decaySteps,
         seed: resolved.seed, dataSeed: resolved.dataSeed, gaugeFix: resolved.gaugeFix };
       throwCoreError(m._lmValidateSession(raw, handleOf(o.corpus)), { argument: 'options', fields: [] });
       const { corpus: _corpus, ...rest } = resolved;  // the session's options, without the corpus handle

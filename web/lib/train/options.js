@@ -23,9 +23,13 @@ function activation(core, argument, value, fallback) {
 /** The user task's points: { x (n·2), y (n labels), count }. */
 function userPoints(core, prefix, p) {
   const max = core.module._maxDatasetPoints;
-  if (p === null || typeof p !== 'object') fail(`${prefix}.points`, 'an object { x, y } for the user task', p, 'invalid-type');
+  if (p === null || typeof p !== 'object') {
+    fail(`${prefix}.points`, 'an object { x, y } for the user task', p, 'invalid-type');
+  }
   optionsOf(`${prefix}.points`, p, 'datasets.points');
-  if (!(p.y instanceof Float32Array)) fail(`${prefix}.points.y`, 'a Float32Array of labels (-1, 0 or 1)', p.y, 'invalid-type');
+  if (!(p.y instanceof Float32Array)) {
+    fail(`${prefix}.points.y`, 'a Float32Array of labels (-1, 0 or 1)', p.y, 'invalid-type');
+  }
   const count = p.y.length;
   if (count < 2 || count > max) fail(`${prefix}.points.y`, `a Float32Array of 2 to ${max} labels`, p.y, 'out-of-range');
   floatArray(`${prefix}.points.x`, p.x, 2 * count, `2·points = ${2 * count}`);

@@ -5,10 +5,13 @@ import { NAMES } from '../catalogue.js';
 import { throwCoreError } from '../core/errors.js';
 import { using } from '../core/handles.js';
 import { GateLabError } from '../core/errors.js';
-import { finiteNumber, integer, knownOptions, listOf, oneOf, optional, optionsOf, plainObject } from '../core/validate.js';
+import {
+  finiteNumber, integer, knownOptions, listOf, oneOf, optional, optionsOf, plainObject,
+} from '../core/validate.js';
 import { nestedData, trainOptions } from './options.js';
 
-const DEFAULT_MODELS = ['mlp:relu', 'symmetric:relu', 'gated:relu', 'gated:gelu', 'gated:silu', 'gated:sigmoid', 'gated:identity'];
+const DEFAULT_MODELS = ['mlp:relu', 'symmetric:relu', 'gated:relu', 'gated:gelu', 'gated:silu', 'gated:sigmoid',
+  'gated:identity'];
 const METRICS = ['trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy'];
 const OPTIONS = { argument: 'options', prefix: 'options' };
 

@@ -175,7 +175,10 @@ export interface OrbitProbe {
   loss: number;
   /** ‖∇_θ L‖ there. */
   gradNorm: number;
-  /** The training loss after one plain gradient step θ − η∇L (η the trainer's learning rate); NaN if ∇L is not finite. */
+  /**
+   * The training loss after one plain gradient step θ − η∇L (η the trainer's learning rate); NaN if ∇L is not
+   * finite.
+   */
   nextLoss: number;
 }
 
@@ -201,7 +204,10 @@ export interface Trainer {
   step(n?: number): StepResult;
   /** Every record so far. */
   history(): Curves;
-  /** size² raw outputs on [−extent, extent]² (size 2 … 512, default 64; extent > 0, default 1.5), row 0 at y = +extent. */
+  /**
+   * size² raw outputs on [−extent, extent]² (size 2 … 512, default 64; extent > 0, default 1.5), row 0 at
+   * y = +extent.
+   */
   grid(size?: number, extent?: number): Float32Array;
   /** The data the trainer learns. */
   data(): Omit<Dataset, 'task'>;

@@ -23,7 +23,8 @@ export function installTrain(core) {
       throwCoreError(sizes.error, OPTIONS);
       const [error, xTrain, yTrain, xTest, yTest] = core.heap.call([points.x, points.y],
         [2 * sizes.train, sizes.train, 2 * sizes.test, sizes.test],
-        (px, py, a, b, c, d) => m._paMakeDataset(data, points.count ? px : 0, points.count ? py : 0, points.count, a, b, c, d));
+        (px, py, a, b, c, d) => m._paMakeDataset(data, points.count ? px : 0, points.count ? py : 0, points.count,
+          a, b, c, d));
       throwCoreError(error, OPTIONS);
       return { task, xTrain, yTrain, xTest, yTest };
     },

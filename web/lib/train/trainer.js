@@ -136,7 +136,8 @@ export class Trainer extends Owned {
     if (typeof goal !== 'string') fail('goal', "'gradient' or 'step'", goal, 'invalid-type');
     integer('points', points, rangeOf('trainer.bestFactors', 'points'));
     finiteNumber('reach', reach);
-    const [error, out] = this.#core.heap.call([], [this.options.hidden], (p) => handle.bestFactors(goal, points, reach, p));
+    const [error, out] = this.#core.heap.call([], [this.options.hidden],
+      (p) => handle.bestFactors(goal, points, reach, p));
     throwCoreError(error, { argument: 'this', fields: ['goal', 'points', 'reach'] });
     return out;
   }

@@ -40,7 +40,8 @@ export function lmText() {
     if (!response.ok) throw new Error(`could not load the figure's text (${response.status} at ${LM_TEXT_URL})`);
     const text = await response.text();
     if (text.length !== SETTINGS.maxChars) {
-      throw new Error(`the figure's text has ${text.length} characters, not ${SETTINGS.maxChars} (rebuild it: node scripts/bundle.mjs)`);
+      throw new Error(`the figure's text has ${text.length} characters, not ${SETTINGS.maxChars} `
+        + '(rebuild it: node scripts/bundle.mjs)');
     }
     return text;
   }).catch((error) => {
@@ -53,8 +54,12 @@ export function lmText() {
 const perSecond = (v) => `${Math.round(v).toLocaleString('en-US')} characters a second`;
 
 export class GateLabLm extends GateLabFigure {
-  static description = 'Tiny character language models with different MLPs trained side by side in the browser: validation loss, samples and the antisymmetric share.';
-  static events = { step: 'Training progressed: detail { stepsDone, steps }.', trained: 'Every model has finished its steps: detail { results, state }.' };
+  static description = 'Tiny character language models with different MLPs trained side by side in the browser: '
+    + 'validation loss, samples and the antisymmetric share.';
+  static events = {
+    step: 'Training progressed: detail { stepsDone, steps }.',
+    trained: 'Every model has finished its steps: detail { results, state }.',
+  };
   static styles = LM_STYLES;
   static schema = LM_SCHEMA;
   static normalize = normalizeLmState;
@@ -73,7 +78,10 @@ export class GateLabLm extends GateLabFigure {
   #lastReport = 0;
   #reportTimer = 0;
 
-  /** Every run's curve, diagnostics and sample, the settings, the standings and the throughput (null before the start). */
+  /**
+   * Every run's curve, diagnostics and sample, the settings, the standings and the throughput (null before the
+   * start).
+   */
   get results() {
     return lmResults(this.#training, this.state, this.lab);
   }
@@ -90,7 +98,8 @@ export class GateLabLm extends GateLabFigure {
   build({ plots, controls, exportGroup }) {
     this.#canvases = {
       loss: this.createCanvas({ name: 'loss', label: 'Validation loss of every model against training steps' }),
-      share: this.createCanvas({ name: 'antisymmetric-share', label: 'Antisymmetric share of each gated MLP against training steps' }),
+      share: this.createCanvas({ name: 'antisymmetric-share',
+        label: 'Antisymmetric share of each gated MLP against training steps' }),
     };
     this.#table = document.createElement('div');
     this.#table.className = 'results';
@@ -181,7 +190,8 @@ export class GateLabLm extends GateLabFigure {
     try {
       if (clear) await training.clearStored();
       const workers = poolSize(training.runs.length);
-      this.announce(`Starting ${training.runs.length} runs in ${workers} worker${workers === 1 ? '' : 's'}…`, { busy: true });
+      this.announce(`Starting ${training.runs.length} runs in ${workers} worker${workers === 1 ? '' : 's'}…`,
+        { busy: true });
       await training.start();
     } catch (error) {
       if (this.#training === training && error?.name !== 'AbortError') this.showError(error);
@@ -268,15 +278,19 @@ export class GateLabLm extends GateLabFigure {
 
   #progressText() {
     const training = this.#training;
-    const resumed = training.resumed ? `Resumed from the checkpoint at step ${training.resumedAt.toLocaleString('en-US')} saved in this browser. ` : '';
+    const resumed = training.resumed
+      ? `Resumed from the checkpoint at step ${training.resumedAt.toLocaleString('en-US')} saved in this browser. `
+      : '';
     const speed = training.throughput;
-    const rate = this.#looping && Number.isFinite(speed.charsPerSecond) ? ` Training at ${perSecond(speed.charsPerSecond)}.` : '';
+    const rate = this.#looping && Number.isFinite(speed.charsPerSecond)
+      ? ` Training at ${perSecond(speed.charsPerSecond)}.` : '';
     return resumed + summaryText(training, this.lab, { paused: this.state.paused }) + rate;
   }
 
   #finish() {
     this.syncControls();
-    this.dispatchEvent(new CustomEvent('trained', { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
+    this.dispatchEvent(new CustomEvent('trained',
+      { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
   }
 
   refreshTheme() {

@@ -50,7 +50,8 @@ export function drawLossChart(figure, canvas, { training, colors, steps, notice 
     title: `Validation loss${seeds > 1 ? ` (mean of ${seeds} seeds, band: min–max)` : ''}`,
     bands: seeds > 1 ? curves.map((c, i) => ({ x: c.steps, lo: c.lo, hi: c.hi, color: colors[i], alpha: 0.16 })) : [],
     series: [
-      ...(Number.isFinite(unigram) ? [{ x: [0, steps], y: [unigram, unigram], color: theme.muted, width: 1.2, dash: [5, 4] }] : []),
+      ...(Number.isFinite(unigram)
+        ? [{ x: [0, steps], y: [unigram, unigram], color: theme.muted, width: 1.2, dash: [5, 4] }] : []),
       ...curves.map((c, i) => ({ x: c.steps, y: c.mean, color: colors[i], width: 2.2, dash: dashOf(i),
         dots: c.steps.length === 1 }))],
     legend: [...models.map((m, i) => ({ label: m.variant.label, color: colors[i], width: 3, dash: dashOf(i) })),
@@ -75,6 +76,7 @@ export function drawShareChart(figure, canvas, { training, colors, steps }) {
     legend: shown.map(({ m, i }) => ({ label: m.variant.label, color: colors[i], width: 3, dash: dashOf(i) })),
   });
   if (!shown.some((e) => e.c.x.length)) {
-    drawWaiting(ctx, theme, models.length && !shown.length ? 'No gated model: nothing to show' : 'Training…', width, height, fontSize);
+    const waiting = models.length && !shown.length ? 'No gated model: nothing to show' : 'Training…';
+    drawWaiting(ctx, theme, waiting, width, height, fontSize);
   }
 }

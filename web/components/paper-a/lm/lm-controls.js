@@ -21,7 +21,8 @@ const variantOptions = (optional) => [...(optional ? [{ value: NONE, text: '(non
 
 /**
  * @param {HTMLElement} controls the figure's controls part
- * @param {{ set: (patch: object) => void, state: () => object, togglePause: () => void, startOver: () => void }} actions
+ * @param {{ set: (patch: object) => void, state: () => object, togglePause: () => void, startOver: () => void }}
+ *   actions
  */
 export function buildLmControls(controls, actions) {
   const ui = { slots: [] };
@@ -74,8 +75,10 @@ export function syncLmControls(ui, state, { paused, finished }) {
   ui.slots.forEach((slot, k) => (slot.select.value = names[k] ?? NONE));
   ui.seeds.select.value = String(state.seeds);
   const steps = [...new Set([...STEPS, state.steps])].sort((a, b) => a - b);
-  if (ui.steps.select.options.length !== steps.length || !steps.every((s, i) => ui.steps.select.options[i].value === String(s))) {
-    setSelectOptions(ui.steps.select, steps.map((s) => ({ value: String(s), text: s.toLocaleString('en-US') })), String(state.steps));
+  const stepOptions = ui.steps.select.options;
+  if (stepOptions.length !== steps.length || !steps.every((s, i) => stepOptions[i].value === String(s))) {
+    setSelectOptions(ui.steps.select, steps.map((s) => ({ value: String(s), text: s.toLocaleString('en-US') })),
+      String(state.steps));
   }
   ui.steps.select.value = String(state.steps);
   ui.temperature.set(state.temperature);

@@ -19,7 +19,8 @@ export function lmResults(training, state, lab) {
     throughput: training.throughput,
     standings: s && { step: s.step, seeds: s.seeds, leader: s.leader.label,
       models: s.models.map((m) => ({ label: m.label, mean: m.mean, values: m.values })), gaps: s.gaps },
-    runs: training.runs.map((r) => ({ model: r.variant.name, label: r.variant.label, seed: r.seed, learningRate: r.variant.learningRate,
+    runs: training.runs.map((r) => ({ model: r.variant.name, label: r.variant.label, seed: r.seed,
+      learningRate: r.variant.learningRate,
       parameters: r.parameters, initRms: r.initRms, stepsDone: r.stepsDone, diverged: r.diverged,
       curveSteps: r.points.map((p) => p.step), curveValLoss: r.points.map((p) => p.valLoss),
       curveTrainLoss: r.points.map((p) => p.trainLoss), diagnostics: r.points.map((p) => p.blocks), sample: r.sample,
@@ -33,8 +34,9 @@ export function lmCsv(training) {
   for (const r of training?.runs ?? []) {
     for (const p of r.points) {
       const block = (b, key) => p.blocks[b]?.[key];
-      rows.push([r.variant.name, r.variant.label, r.seed, p.step, p.valLoss, p.trainLoss, block(0, 'antisymmetricShare'),
-        block(1, 'antisymmetricShare'), block(0, 'exchangeGap'), block(1, 'exchangeGap')]);
+      rows.push([r.variant.name, r.variant.label, r.seed, p.step, p.valLoss, p.trainLoss,
+        block(0, 'antisymmetricShare'), block(1, 'antisymmetricShare'), block(0, 'exchangeGap'),
+        block(1, 'exchangeGap')]);
     }
   }
   return { columns: CSV_COLUMNS, rows };

@@ -42,7 +42,8 @@ export function modelCurve(training, i, lab) {
 
 /** Each model's validation loss per seed at `step` (null where a seed has no point there). */
 function lossesAt(training, step) {
-  return modelsOf(training).map((m) => m.runs.map((r) => r.points.find((p) => p.step === step && !p.diverged)?.valLoss ?? null));
+  return modelsOf(training).map(
+    (m) => m.runs.map((r) => r.points.find((p) => p.step === step && !p.diverged)?.valLoss ?? null));
 }
 
 /** The latest step every non-diverged run has a point at, or 0. */
@@ -77,7 +78,8 @@ export function summaryText(training, lab, { paused = false } = {}) {
   const s = standings(training, lab);
   const seeds = runsOfModel(training, 0).length;
   const progress = `Step ${count(training.commonStep)} of ${count(training.steps)}`
-    + ` (${seeds} seed${seeds === 1 ? '' : 's'} per model, ${training.workers} worker${training.workers === 1 ? '' : 's'})`
+    + ` (${seeds} seed${seeds === 1 ? '' : 's'} per model, `
+    + `${training.workers} worker${training.workers === 1 ? '' : 's'})`
     + `${paused ? ', paused' : ''}.`;
   if (!s) return `${progress} The first validation point comes at step ${count(curveSteps(training.steps)[0])}.`;
   const losses = s.models.map((m) => `${m.label} ${fmt(m.mean)}`).join(', ');
@@ -87,9 +89,11 @@ export function summaryText(training, lab, { paused = false } = {}) {
     return `${fmt(g.mean)} below ${g.label}${interval}`;
   });
   const seedNote = s.seeds >= MIN_SEEDS_FOR_INTERVAL ? ''
-    : ` With ${s.seeds === 1 ? 'one seed' : `${s.seeds} seeds`} there is no interval yet: run ${MIN_SEEDS_FOR_INTERVAL} or more to see one.`;
+    : ` With ${s.seeds === 1 ? 'one seed' : `${s.seeds} seeds`} there is no interval yet: `
+      + `run ${MIN_SEEDS_FOR_INTERVAL} or more to see one.`;
   return `${progress} Validation loss at step ${count(s.step)}, nats per character`
-    + `${s.seeds > 1 ? `, mean of ${s.seeds} seeds` : ''}: ${losses}. ${s.leader.label} is ahead: ${gaps.join('; ')}.${seedNote}`;
+    + `${s.seeds > 1 ? `, mean of ${s.seeds} seeds` : ''}: ${losses}. `
+    + `${s.leader.label} is ahead: ${gaps.join('; ')}.${seedNote}`;
 }
 
 /** Model i's antisymmetric share per block, mean over its seeds at their latest point (NaN: not a gated unit). */
@@ -134,16 +138,19 @@ export function buildTable(training, theme, lab) {
     swatch.style.background = colors[i];
     name.append(swatch, m.variant.label);
     const standing = s?.models.find((x) => x.label === m.variant.label);
-    const gap = s && standing && standing !== s.leader ? s.gaps.find((g) => g.label === m.variant.label)?.mean : s && standing ? 0 : NaN;
+    const gap = s && standing && standing !== s.leader
+      ? s.gaps.find((g) => g.label === m.variant.label)?.mean : s && standing ? 0 : NaN;
     const shares = antisymmetricShares(training, i, lab);
-    const shareText = shares.length && shares.every(Number.isFinite) ? shares.map((v) => fmt(v)).join(', ') : '— (not gated)';
+    const shareText = shares.length && shares.every(Number.isFinite)
+      ? shares.map((v) => fmt(v)).join(', ') : '— (not gated)';
     for (const text of [m.variant.hidden, count(m.runs[0].parameters), fmt(standing?.mean), fmt(gap), shareText,
       count(Math.min(...m.runs.map((r) => r.stepsDone)))]) tr.insertCell().textContent = String(text);
     if (m.runs.some((r) => r.diverged)) {
       const note = body.insertRow().insertCell();
       note.colSpan = 7;
       note.className = 'diverged';
-      note.textContent = `${m.runs.filter((r) => r.diverged).length} of ${m.runs.length} runs diverged; their curves stop there.`;
+      const diverged = m.runs.filter((r) => r.diverged).length;
+      note.textContent = `${diverged} of ${m.runs.length} runs diverged; their curves stop there.`;
     }
   });
   return table;
@@ -163,7 +170,9 @@ export function buildSamples(training, theme) {
     swatch.className = 'swatch';
     swatch.style.background = colors[i];
     const s = shown?.sample;
-    title.append(swatch, s ? `${m.variant.label}, step ${count(s.step)}, temperature ${s.temperature.toFixed(2)}:` : `${m.variant.label}: no sample yet`);
+    title.append(swatch, s
+      ? `${m.variant.label}, step ${count(s.step)}, temperature ${s.temperature.toFixed(2)}:`
+      : `${m.variant.label}: no sample yet`);
     const text = document.createElement('pre');
     text.className = 'sample-text';
     text.textContent = s?.text ?? '';

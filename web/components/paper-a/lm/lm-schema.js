@@ -55,7 +55,9 @@ export function curveSteps(steps, settings = SETTINGS) {
     for (let k = settings.evalEvery; k <= steps; k += settings.evalEvery) at.push(k);
     if (!at.length || at.at(-1) !== steps) at.push(steps);
   } else {
-    for (let point = 1; point <= settings.curvePoints; point++) at.push(Math.floor((steps * point) / settings.curvePoints));
+    for (let point = 1; point <= settings.curvePoints; point++) {
+      at.push(Math.floor((steps * point) / settings.curvePoints));
+    }
   }
   return at;
 }

@@ -67,7 +67,8 @@ export const lmStore = {
       if (!db) return runs;
       const tx = db.transaction(STORE, 'readonly');
       const store = tx.objectStore(STORE);
-      const [keys, values] = await Promise.all([request(store.getAllKeys(range(key))), request(store.getAll(range(key)))]);
+      const [keys, values] = await Promise.all([request(store.getAllKeys(range(key))),
+        request(store.getAll(range(key)))]);
       keys.forEach((k, i) => runs.set(k[1], values[i]));
     } catch (error) {
       console.warn(`gatelab-lm: could not read checkpoints (${error?.message ?? error})`);

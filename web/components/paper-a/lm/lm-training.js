@@ -102,14 +102,16 @@ export class LmTraining {
     } catch (error) {
       // A stored checkpoint the library refuses (damaged storage): that run starts afresh.
       if (!record || error?.name !== 'GateLabError') throw error;
-      console.warn(`gatelab-lm: the saved checkpoint of ${run.key} could not be restored (${error.message}); it trains from step 0`);
+      console.warn(`gatelab-lm: the saved checkpoint of ${run.key} could not be restored (${error.message}); `
+        + 'it trains from step 0');
       record = null;
       result = await start(null);
     }
     this.corpus ??= { vocabulary: result.vocabulary, sizes: result.sizes, baselines: result.baselines };
     Object.assign(run, { parameters: result.parameters, initRms: result.initRms, stepsDone: result.stepsDone });
     if (record) {
-      Object.assign(run, { saved: { step: record.step, bytes: record.bytes }, points: record.points.filter((p) => p.step <= record.step),
+      Object.assign(run, { saved: { step: record.step, bytes: record.bytes },
+        points: record.points.filter((p) => p.step <= record.step),
         sample: record.sample, diverged: record.points.some((p) => p.diverged) });
     }
   }
@@ -176,7 +178,8 @@ export class LmTraining {
     run.trainSeconds += r.seconds;
     run.stepsDone = r.step;
     run.diverged = r.diverged;
-    run.points.push({ step: r.step, valLoss: r.valLoss, trainLoss: r.trainLoss, blocks: r.blocks, diverged: r.diverged });
+    run.points.push({ step: r.step, valLoss: r.valLoss, trainLoss: r.trainLoss, blocks: r.blocks,
+      diverged: r.diverged });
     const last = r.diverged || r.step >= this.steps;
     if (run.seedIndex === 0 && !r.diverged && (r.step % SAMPLE_EVERY === 0 || last)) await this.#sample(run);
     if (r.step % CHECKPOINT_EVERY === 0 || last) await this.#checkpoint(run);
@@ -184,8 +187,8 @@ export class LmTraining {
   }
 
   async #sample(run) {
-    const r = await this.#call(run, 'lmSample', { id: run.id, count: SETTINGS.sampleChars, temperature: this.#temperature,
-      seed: run.seed });
+    const r = await this.#call(run, 'lmSample',
+      { id: run.id, count: SETTINGS.sampleChars, temperature: this.#temperature, seed: run.seed });
     run.sample = { step: r.step, temperature: this.#temperature, text: r.text };
   }
 

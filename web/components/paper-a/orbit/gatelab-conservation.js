@@ -37,14 +37,16 @@ export function ratesOf(optimizer) {
 }
 
 export class GateLabConservation extends GateLabFigure {
-  static description = 'The balance ‖q_j‖² − ‖k_j‖² under training: conserved as the step shrinks where a symmetry holds.';
+  static description = 'The balance ‖q_j‖² − ‖k_j‖² under training: '
+    + 'conserved as the step shrinks where a symmetry holds.';
   static events = { computed: 'detail: { result, state }' };
   static styles = STYLES;
   static schema = {
     optimizer: { type: 'enum', default: 'sgd', values: Object.keys(LARGEST) },
     layer: { type: 'enum', default: 'reglu', values: LAYER_NAMES },
     rung: { type: 'integer', default: 0, min: 0, max: RUNGS - 1 },
-    task: { type: 'enum', default: 'circle', values: (el) => el.lab?.datasets.tasks.filter((t) => t !== 'user') ?? null },
+    task: { type: 'enum', default: 'circle',
+      values: (el) => el.lab?.datasets.tasks.filter((t) => t !== 'user') ?? null },
     hidden: { type: 'integer', default: 6, min: 2, max: 12 },
     seed: { type: 'integer', default: 1, min: 0, max: 4294967295 },
   };
@@ -126,7 +128,8 @@ export class GateLabConservation extends GateLabFigure {
       + (r.diverged[name].some(Boolean) ? ' (some runs diverged)' : '');
     return `${OPTIMIZER_NAMES[this.state.optimizer]}: the balance drift after the same time η·T, from η = `
       + `${n(r.rates[big])} to η = ${n(r.rates[small])}: ${LAYER_NAMES.map(line).join('; ')}. `
-      + 'Where the symmetry holds the drift falls with the step (gradient flow conserves the balance); SwiGLU has no such law.';
+      + 'Where the symmetry holds the drift falls with the step (gradient flow conserves the balance); '
+      + 'SwiGLU has no such law.';
   }
 
   draw() {
@@ -150,7 +153,8 @@ export class GateLabConservation extends GateLabFigure {
         series: lines.map((y, i) => ({ x, y, color: colors[i], width: LAYER_NAMES[i] === s.layer ? 3 : 2,
           dash: LAYER_NAMES[i] === 'swiglu' ? [7, 4] : undefined, dots: true })),
         dots: r ? [{ x: x[s.rung], y: lines[LAYER_NAMES.indexOf(s.layer)][s.rung], color: theme.fg }] : [],
-        legend: LAYER_NAMES.map((name, i) => ({ label: orbitLayerLabel(name, this.lab) + (name === 'swiglu' ? ' (no law)' : ''),
+        legend: LAYER_NAMES.map((name, i) => ({
+          label: orbitLayerLabel(name, this.lab) + (name === 'swiglu' ? ' (no law)' : ''),
           color: colors[i], dash: name === 'swiglu' ? [7, 4] : undefined })),
       });
     }

@@ -93,7 +93,8 @@ export class GateLabTeleport extends GateLabFigure {
       onClick: () => set({ teleports: Math.min(8, this.state.teleports + 1) }) });
     const back = createButton({ text: 'Back', part: 'button back', title: 'Return to the trained point (no teleports)',
       onClick: () => set({ teleports: 0 }) });
-    const every = createRange({ label: 'Race: teleport every N steps', min: 1, max: 100, step: 1, value: this.state.every,
+    const every = createRange({ label: 'Race: teleport every N steps', min: 1, max: 100, step: 1,
+      value: this.state.every,
       format: (v) => String(v), onInput: (v) => set({ every: v }) });
     const reseed = createReseedButton(this, { text: 'New seeds' });
     controls.append(layer.element, unit.element, c.element, goal.element, teleport, back, every.element, reseed);
@@ -107,8 +108,8 @@ export class GateLabTeleport extends GateLabFigure {
     if (layer.select.options[0]?.textContent !== names[0].text) setSelectOptions(layer.select, names, s.layer);
     layer.select.value = s.layer;
     if (unit.select.options.length !== s.hidden) {
-      setSelectOptions(unit.select, Array.from({ length: s.hidden }, (_, j) => ({ value: String(j), text: String(j + 1) })),
-        String(s.unit));
+      const units = Array.from({ length: s.hidden }, (_, j) => ({ value: String(j), text: String(j + 1) }));
+      setSelectOptions(unit.select, units, String(s.unit));
     }
     unit.select.value = String(s.unit);
     c.set(positionOfC(s.c));
@@ -172,7 +173,8 @@ export class GateLabTeleport extends GateLabFigure {
     const orbitless = this.#orbit && !this.#orbit.supported;
     this.#note.hidden = !orbitless;
     if (orbitless) {
-      this.#note.textContent = `${orbitWhy(this.state.layer, this.lab)} The library refuses the move: “${this.#orbit.message}”`;
+      this.#note.textContent = `${orbitWhy(this.state.layer, this.lab)} `
+        + `The library refuses the move: “${this.#orbit.message}”`;
     }
     this.announce(this.#summary());
     this.requestDraw();
@@ -188,7 +190,8 @@ export class GateLabTeleport extends GateLabFigure {
     if (o && !o.supported) {
       parts.push(`${label}: no orbit to move along; ${orbitWhy(s.layer, this.lab)}`);
     } else if (o) {
-      parts.push(`${label}, unit ${s.unit + 1} at c = ${n(s.c)}: training loss ${n(o.at.loss)} (at c = 1: ${n(o.here.loss)}, `
+      parts.push(`${label}, unit ${s.unit + 1} at c = ${n(s.c)}: `
+        + `training loss ${n(o.at.loss)} (at c = 1: ${n(o.here.loss)}, `
         + `the same function); ‖∇L‖ ${n(o.at.gradNorm)} (at c = 1: ${n(o.here.gradNorm)}); loss after the next step `
         + `${n(o.at.nextLoss)} (at c = 1: ${n(o.here.nextLoss)}).`);
       const last = o.jumps.at(-1);
@@ -202,11 +205,13 @@ export class GateLabTeleport extends GateLabFigure {
       const plain = r.plain.mean.at(-1);
       const seeds = `${s.seeds} seed${s.seeds > 1 ? 's' : ''}`;
       if (r.teleported) {
-        const blew = r.diverged.teleported ? ` (${r.diverged.teleported} of ${s.seeds} runs with teleports diverged)` : '';
+        const blew = r.diverged.teleported
+          ? ` (${r.diverged.teleported} of ${s.seeds} runs with teleports diverged)` : '';
         parts.push(`After ${s.steps} steps (mean of ${seeds}): plain descent ${n(plain)}, with a teleport every `
           + `${s.every} steps ${n(r.teleported.mean.at(-1))}${blew}.`);
       } else {
-        parts.push(`After ${s.steps} steps (mean of ${seeds}): plain descent ${n(plain)}; no teleports without an orbit.`);
+        parts.push(`After ${s.steps} steps (mean of ${seeds}): plain descent ${n(plain)}; `
+          + 'no teleports without an orbit.');
       }
     }
     return parts.join(' ');
@@ -215,8 +220,9 @@ export class GateLabTeleport extends GateLabFigure {
   draw() {
     const [orbitCanvas, gradientCanvas, raceCanvas] = this.shadowRoot.querySelectorAll('canvas');
     const view = { theme: this.theme, state: this.state, lab: this.lab };
-    for (const [canvas, drawer, data] of [[orbitCanvas, drawOrbit, this.#orbit], [gradientCanvas, drawGradient, this.#orbit],
-      [raceCanvas, drawRace, this.#race]]) {
+    const panels = [[orbitCanvas, drawOrbit, this.#orbit], [gradientCanvas, drawGradient, this.#orbit],
+      [raceCanvas, drawRace, this.#race]];
+    for (const [canvas, drawer, data] of panels) {
       const { ctx, width, height } = this.beginCanvas(canvas);
       drawer(ctx, { width, height, fontSize: this.fontSizeFor(width), data, ...view });
     }

@@ -75,7 +75,8 @@ export function drawRace(ctx, view) {
       : `Plain descent against a teleport every ${state.every} steps (${seeds}, 95 % interval)`,
     bands: r ? [band(r.plain, theme.accent), ...(r.teleported ? [band(r.teleported, theme.accent2)] : [])] : [],
     series: r ? [{ x: r.step, y: r.plain.mean, color: theme.accent, width: 2.5 },
-      ...(r.teleported ? [{ x: r.step, y: r.teleported.mean, color: theme.accent2, width: 2.5, dash: [7, 4] }] : [])] : [],
+      ...(r.teleported
+        ? [{ x: r.step, y: r.teleported.mean, color: theme.accent2, width: 2.5, dash: [7, 4] }] : [])] : [],
     legend: [{ label: 'plain gradient descent', color: theme.accent, width: 2.5 },
       ...(r && !r.teleported ? [] : [{ label: `teleport every ${state.every} steps`, color: theme.accent2, dash: [7, 4],
         width: 2.5 }])],

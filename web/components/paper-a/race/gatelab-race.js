@@ -31,7 +31,10 @@ import { pastedPointsNote, raceCsv, raceResults, raceWeights } from './race-expo
 
 export class GateLabRace extends GateLabFigure {
   static description = 'MLP, symmetric, gated and bilinear layers trained side by side on a 2-D task, live.';
-  static events = { step: 'Training progressed: detail { stepsDone, steps, finished }.', computed: 'Every run has finished: detail { results, state }.' };
+  static events = {
+    step: 'Training progressed: detail { stepsDone, steps, finished }.',
+    computed: 'Every run has finished: detail { results, state }.',
+  };
   static styles = RACE_STYLES;
   static schema = RACE_SCHEMA;
 
@@ -61,7 +64,8 @@ export class GateLabRace extends GateLabFigure {
   }
 
   build({ plots, controls, exportGroup }) {
-    const data = this.createCanvas({ name: 'data', label: 'The data set. With your points: click to add or remove a point, or use the arrow keys and Enter.' });
+    const data = this.createCanvas({ name: 'data',
+      label: 'The data set. With your points: click to add or remove a point, or use the arrow keys and Enter.' });
     this.createCanvas({ name: 'loss', label: 'Train and test loss against training steps, per model' });
     this.createCanvas({ name: 'accuracy', label: 'Test accuracy against training steps, per model' });
     this.createCanvas({ name: 'boundaries', label: 'Decision boundary of every model' });
@@ -178,7 +182,8 @@ export class GateLabRace extends GateLabFigure {
         return;
       }
     }
-    const session = new RaceSession({ runner: sharedRunner(), request: raceRequest(this.state, this.lab.activations, this.userPoints),
+    const session = new RaceSession({ runner: sharedRunner(),
+      request: raceRequest(this.state, this.lab.activations, this.userPoints),
       steps: this.state.steps, stats: this.lab.stats, onUpdate: (s) => this.#onProgress(s) });
     this.#session = session;
     this.syncControls();
@@ -254,7 +259,8 @@ export class GateLabRace extends GateLabFigure {
     this.syncControls();
     this.announce(raceSummary(session, this.state, this.lab));
     this.requestDraw();
-    this.dispatchEvent(new CustomEvent('computed', { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
+    this.dispatchEvent(new CustomEvent('computed',
+      { bubbles: true, detail: { results: this.results, state: { ...this.state } } }));
   }
 
   #renderTable() {
@@ -288,9 +294,11 @@ export class GateLabRace extends GateLabFigure {
     const n = this.userPoints.length;
     const cls = this.#drawLabel > 0 ? '+1' : '−1';
     this.#editorText.textContent = cursor
-      ? `Cursor at (${formatNumber(coordOf(cursor.i))}, ${formatNumber(coordOf(cursor.j))}); Enter adds a ${cls} point, `
+      ? `Cursor at (${formatNumber(coordOf(cursor.i))}, ${formatNumber(coordOf(cursor.j))}); `
+        + `Enter adds a ${cls} point, `
         + `Delete removes the nearest, C switches the class. ${n} points.`
-      : `${this.#pasteNote ? `${this.#pasteNote} ` : ''}${n} of at most ${MAX_POINTS} points. Click the data to add a ${cls} point (click a point to remove it), `
+      : `${this.#pasteNote ? `${this.#pasteNote} ` : ''}${n} of at most ${MAX_POINTS} points. `
+        + `Click the data to add a ${cls} point (click a point to remove it), `
         + 'or focus it and use the arrow keys and Enter.';
   }
 
@@ -301,10 +309,12 @@ export class GateLabRace extends GateLabFigure {
     const s = this.#session?.runs ? this.#session : null;
     const colors = palette(this.theme, s?.models.length ?? 1);
     const steps = this.#session?.steps ?? this.state.steps;
-    this.#dataArea = drawDataPanel(this, dataCanvas, { session: s, user: this.state.task === 'user', seed: this.state.seed,
+    this.#dataArea = drawDataPanel(this, dataCanvas, { session: s, user: this.state.task === 'user',
+      seed: this.state.seed,
       userPoints: this.userPoints, cursor: this.#editor?.cursor, drawLabel: this.#drawLabel });
     drawLossChart(this, lossCanvas, { session: s, colors, steps, loss: this.state.loss, notice: this.#notice });
     drawAccuracyChart(this, accCanvas, { session: s, colors, steps });
-    this.#boundaryAspect = drawBoundaryPanels(this, boundaryCanvas, { session: s, colors, loss: this.state.loss, aspect: this.#boundaryAspect });
+    this.#boundaryAspect = drawBoundaryPanels(this, boundaryCanvas,
+      { session: s, colors, loss: this.state.loss, aspect: this.#boundaryAspect });
   }
 }

@@ -54,7 +54,8 @@ export function drawAccuracyChart(figure, canvas, { session: s, colors, steps })
   drawChart(ctx, { x: 0, y: 0, w: width, h: height }, {
     xDomain: [0, steps], yDomain: [Math.max(0, lo - 0.03), 1.02], theme: figure.theme, fontSize,
     xLabel: 'step', title: 'Test accuracy (band: min–max)',
-    bands: curves.map((c, i) => ({ x: c.step, lo: c.testAccuracy.min, hi: c.testAccuracy.max, color: colors[i], alpha: 0.14 })),
+    bands: curves.map((c, i) => ({ x: c.step, lo: c.testAccuracy.min, hi: c.testAccuracy.max, color: colors[i],
+      alpha: 0.14 })),
     series: curves.map((c, i) => ({ x: c.step, y: c.testAccuracy.mean, color: colors[i], width: 2.2 })),
     dots: divergenceDots(s, 'testAccuracy', colors),
   });
@@ -176,11 +177,13 @@ export function drawBoundaryPanels(figure, canvas, { session: s, colors, loss, a
     const diverged = s.runs[i].filter((run) => run.divergence);
     const last = s.runs[i][0].records;
     const acc = last.testAccuracy.at(-1);
-    const note = diverged.length ? `diverged: ${diverged.length}/${s.runs[i].length} runs (step ${diverged[0].divergence.step})`
+    const note = diverged.length
+      ? `diverged: ${diverged.length}/${s.runs[i].length} runs (step ${diverged[0].divergence.step})`
       : `${m.hidden} units · ${m.parameters} params · test acc ${formatNumber(acc)}`;
     drawBoundaryPanel(ctx, { x: c * panelW + 4, y: r * cellH + 2, w: panelW - 8, h: cellH - 4 }, {
       grid: s.grids[i], size: GRID, extent: EXTENT, scale, theme: figure.theme, fontSize: fontSize - 1,
-      data: s.data, title: layerLabel(m, figure.lab), note, noteColor: diverged.length ? figure.theme.accent : undefined,
+      data: s.data, title: layerLabel(m, figure.lab), note,
+      noteColor: diverged.length ? figure.theme.accent : undefined,
     });
     ctx.fillStyle = colors[i];
     ctx.fillRect(c * panelW + 4, r * cellH + 2 + 1.35 * (fontSize - 1) - 3, panelW - 8, 2);
@@ -202,7 +205,8 @@ function drawBoundaryPanel(ctx, rect, { grid, size, extent: e, scale, theme, fon
   ctx.save();
   if (grid) {
     drawGridImage(ctx, plot, { grid, rows: size, cols: size, domain: [-scale, scale], theme, alpha: 0.62 });
-    drawContours(ctx, { grid, rows: size, cols: size, levels: [0], toPlot: gridPosition(plot, size, size), color: theme.fg, width: 1.5 });
+    drawContours(ctx, { grid, rows: size, cols: size, levels: [0], toPlot: gridPosition(plot, size, size),
+      color: theme.fg, width: 1.5 });
   } else {
     ctx.fillStyle = theme.grid;
     ctx.globalAlpha = 0.35;

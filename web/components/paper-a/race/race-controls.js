@@ -54,20 +54,27 @@ export function buildRaceControls(controls, actions) {
 
   const run = fieldset('Run');
   ui.pause = createButton({ text: 'Pause', part: 'button pause', onClick: actions.togglePause });
-  ui.restart = createButton({ text: 'Train again', part: 'button restart', title: 'Train from step 0 with the same seed', onClick: actions.restart });
-  ui.reseed = createButton({ text: 'New seed', part: 'button reseed', onClick: () => set({ seed: (actions.state().seed + 1) % 4294967296 }) });
+  ui.restart = createButton({ text: 'Train again', part: 'button restart',
+    title: 'Train from step 0 with the same seed', onClick: actions.restart });
+  ui.reseed = createButton({ text: 'New seed', part: 'button reseed',
+    onClick: () => set({ seed: (actions.state().seed + 1) % 4294967296 }) });
   run.append(ui.pause, ui.restart, ui.reseed);
 
   const data = fieldset('Data');
-  ui.task = createSelect({ label: 'Data set', value: 'xor', options: Object.entries(TASK_LABELS).map(([value, text]) => ({ value, text })),
+  ui.task = createSelect({ label: 'Data set', value: 'xor',
+    options: Object.entries(TASK_LABELS).map(([value, text]) => ({ value, text })),
     onChange: (value) => set({ task: value }) });
-  ui.teacher = createSelect({ label: 'Teacher', value: 'gated:relu', options: TEACHERS.map((t) => ({ value: t, text: modelLabel(t) })),
+  ui.teacher = createSelect({ label: 'Teacher', value: 'gated:relu',
+    options: TEACHERS.map((t) => ({ value: t, text: modelLabel(t) })),
     onChange: (value) => set({ teacher: value }) });
-  ui.count = createRange({ label: 'Points', min: 20, max: 1000, step: 20, value: 200, onInput: (v) => set({ count: v }) });
-  ui.noise = createRange({ label: 'Noise', min: 0, max: 1, step: 0.05, value: 0.1, format: (v) => v.toFixed(2), onInput: (v) => set({ noise: v }) });
+  ui.count = createRange({ label: 'Points', min: 20, max: 1000, step: 20, value: 200,
+    onInput: (v) => set({ count: v }) });
+  ui.noise = createRange({ label: 'Noise', min: 0, max: 1, step: 0.05, value: 0.1, format: (v) => v.toFixed(2),
+    onInput: (v) => set({ noise: v }) });
   ui.split = createRange({ label: 'Train share', min: 0.1, max: 0.9, step: 0.05, value: 0.5,
     format: (v) => `${Math.round(100 * v)} %`, onInput: (v) => set({ split: v }) });
-  ui.drawClass = createSelect({ label: 'Draw class', value: '1', options: [{ value: '1', text: '+1' }, { value: '-1', text: '−1' }],
+  ui.drawClass = createSelect({ label: 'Draw class', value: '1',
+    options: [{ value: '1', text: '+1' }, { value: '-1', text: '−1' }],
     onChange: () => {} });
   ui.clear = createButton({ text: 'Clear points', part: 'button clear', onClick: actions.clearPoints });
   const paste = document.createElement('label');
@@ -80,22 +87,28 @@ export function buildRaceControls(controls, actions) {
   ui.csv.spellcheck = false;
   ui.csv.placeholder = '0.5, -0.2, 1\n-0.4, 0.7, -1';
   paste.append(pasteCaption, ui.csv);
-  ui.usePasted = createButton({ text: 'Use pasted points', part: 'button paste', onClick: () => actions.usePasted(ui.csv.value) });
+  ui.usePasted = createButton({ text: 'Use pasted points', part: 'button paste',
+    onClick: () => actions.usePasted(ui.csv.value) });
   ui.userBits = [ui.drawClass.element, ui.clear, paste, ui.usePasted];
-  data.append(ui.task.element, ui.teacher.element, ui.count.element, ui.noise.element, ui.split.element, ...ui.userBits);
+  data.append(ui.task.element, ui.teacher.element, ui.count.element, ui.noise.element, ui.split.element,
+    ...ui.userBits);
 
   const training = fieldset('Training');
   ui.loss = createSelect({ label: 'Loss', value: 'cross_entropy',
-    options: [{ value: 'cross_entropy', text: 'cross-entropy' }, { value: 'mse', text: 'mean squared' }], onChange: (v) => set({ loss: v }) });
+    options: [{ value: 'cross_entropy', text: 'cross-entropy' }, { value: 'mse', text: 'mean squared' }],
+    onChange: (v) => set({ loss: v }) });
   ui.optimizer = createSelect({ label: 'Optimizer', value: 'adam',
     options: [{ value: 'adam', text: 'Adam' }, { value: 'momentum', text: 'momentum' }, { value: 'sgd', text: 'SGD' }],
     onChange: (v) => set({ optimizer: v }) });
-  ui.rate = createSelect({ label: 'Learning rate', value: '0.01', options: options(RATES), onChange: (v) => set({ learningRate: Number(v) }) });
+  ui.rate = createSelect({ label: 'Learning rate', value: '0.01', options: options(RATES),
+    onChange: (v) => set({ learningRate: Number(v) }) });
   ui.batch = createSelect({ label: 'Batch', value: '32', options: options(BATCHES, (b) => (b ? String(b) : 'full')),
     onChange: (v) => set({ batch: Number(v) }) });
-  ui.steps = createSelect({ label: 'Steps', value: '500', options: options(STEPS), onChange: (v) => set({ steps: Number(v) }) });
+  ui.steps = createSelect({ label: 'Steps', value: '500', options: options(STEPS),
+    onChange: (v) => set({ steps: Number(v) }) });
   ui.seeds = createRange({ label: 'Seeds', min: 1, max: 8, step: 1, value: 3, onInput: (v) => set({ seeds: v }) });
-  training.append(ui.loss.element, ui.optimizer.element, ui.rate.element, ui.batch.element, ui.steps.element, ui.seeds.element);
+  training.append(ui.loss.element, ui.optimizer.element, ui.rate.element, ui.batch.element, ui.steps.element,
+    ui.seeds.element);
 
   const models = fieldset('Models');
   ui.models = MODEL_CATALOGUE.map((key) => {
@@ -110,8 +123,10 @@ export function buildRaceControls(controls, actions) {
   ui.width = createSelect({ label: 'Width rule', value: 'budget',
     options: [{ value: 'budget', text: 'equal parameters' }, { value: 'shazeer', text: 'Shazeer ⅔ width' }],
     onChange: (v) => set({ width: v }) });
-  ui.budget = createSelect({ label: 'Budget', value: '128', options: options(BUDGETS), onChange: (v) => set({ budget: Number(v) }) });
-  ui.mlpHidden = createSelect({ label: 'MLP width', value: '32', options: options(MLP_WIDTHS), onChange: (v) => set({ mlpHidden: Number(v) }) });
+  ui.budget = createSelect({ label: 'Budget', value: '128', options: options(BUDGETS),
+    onChange: (v) => set({ budget: Number(v) }) });
+  ui.mlpHidden = createSelect({ label: 'MLP width', value: '32', options: options(MLP_WIDTHS),
+    onChange: (v) => set({ mlpHidden: Number(v) }) });
   const boxes = document.createElement('div');
   boxes.className = 'checks';
   boxes.append(...ui.models.map((m) => m.element));

@@ -39,7 +39,8 @@ export function raceCsv(s) {
     const c = s.curves(i);
     for (const stat of ['mean', 'std', 'min', 'max']) {
       for (let j = 0; j < c.step.length; j++) {
-        rows.push([m.label, stat, c.step[j], c.trainLoss[stat][j], c.testLoss[stat][j], c.trainAccuracy[stat][j], c.testAccuracy[stat][j]]);
+        rows.push([m.label, stat, c.step[j], c.trainLoss[stat][j], c.testLoss[stat][j], c.trainAccuracy[stat][j],
+          c.testAccuracy[stat][j]]);
       }
     }
   });
@@ -53,7 +54,8 @@ export function raceCsv(s) {
  */
 export function pastedPointsNote(parsed) {
   if (!parsed.points.length) {
-    return { error: `No points found in the pasted text (${parsed.skipped} rows skipped): use rows like “0.5, -0.2, 1”.` };
+    return { error: `No points found in the pasted text (${parsed.skipped} rows skipped): `
+      + 'use rows like “0.5, -0.2, 1”.' };
   }
   const notes = [];
   if (parsed.skipped) notes.push(`${parsed.skipped} rows skipped`);

@@ -60,11 +60,13 @@ export function buildResultsTable(s, theme, lab) {
 export function raceSummary(s, st, lab) {
   const finals = s.models.map((m, i) => {
     const c = s.curves(i);
-    return { label: layerLabel(m, lab), acc: c.testAccuracy.mean.at(-1), std: c.testAccuracy.std.at(-1), loss: c.testLoss.mean.at(-1) };
+    return { label: layerLabel(m, lab), acc: c.testAccuracy.mean.at(-1), std: c.testAccuracy.std.at(-1),
+      loss: c.testLoss.mean.at(-1) };
   });
   const best = finals.reduce((a, b) => (b.loss < a.loss ? b : a));
   const list = finals.map((f) => `${f.label} ${fixed3(f.acc)} ± ${fixed3(f.std)}`).join(', ');
-  return `After ${s.stepsDone} steps on ${TASK_LABELS[st.task]} (${st.seeds} seed${st.seeds > 1 ? 's' : ''}, seed ${st.seed}), `
+  return `After ${s.stepsDone} steps on ${TASK_LABELS[st.task]} `
+    + `(${st.seeds} seed${st.seeds > 1 ? 's' : ''}, seed ${st.seed}), `
     + `test accuracy (mean ± std): ${list}. Lowest test loss: ${best.label} (${formatNumber(best.loss)}).`
     + divergenceText(s, lab);
 }
@@ -75,7 +77,8 @@ function divergenceText(s, lab) {
   s.models.forEach((m, i) => {
     const diverged = s.runs[i].filter((r) => r.divergence);
     if (!diverged.length) return;
-    parts.push(` ${layerLabel(m, lab)}: ${diverged.length} of ${s.runs[i].length} runs diverged (${diverged[0].divergence.message}); `
+    parts.push(` ${layerLabel(m, lab)}: ${diverged.length} of ${s.runs[i].length} runs diverged `
+      + `(${diverged[0].divergence.message}); `
       + 'the library rolled each back to its last good step, and its curves stop there.');
   });
   return parts.join('');

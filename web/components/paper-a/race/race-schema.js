@@ -29,7 +29,8 @@ export const RACE_SCHEMA = {
   steps: { type: 'integer', default: 500, min: 10, max: 20000 },
   seeds: { type: 'integer', default: 3, min: 1, max: 8 },
   seed: { type: 'integer', default: 0, min: 0, max: 4294967295 },
-  models: { type: 'string', default: 'mlp:relu,symmetric:relu,gated:relu,gated:gelu,gated:silu,gated:sigmoid,gated:identity',
+  models: { type: 'string', default: 'mlp:relu,symmetric:relu,gated:relu,gated:gelu,gated:silu,'
+    + 'gated:sigmoid,gated:identity',
     pattern: MODEL_LIST },
   width: { type: 'enum', default: 'budget', values: NAMES.widthRules },
   budget: { type: 'integer', default: 128, min: 16, max: 4096 },

@@ -94,7 +94,8 @@ export class RaceSession {
       if (this.disposed) return;
       // Size the next chunk by the worker's own time, so page rendering does not shrink it.
       const evalEvery = this.request.train.evalEvery;
-      this.chunk = Math.max(evalEvery, Math.min(2000, Math.round(this.chunk * Math.min(2, CHUNK_MS / Math.max(1, workerMs)))));
+      const scale = Math.min(2, CHUNK_MS / Math.max(1, workerMs));
+      this.chunk = Math.max(evalEvery, Math.min(2000, Math.round(this.chunk * scale)));
       snapshots.forEach((row, m) => row.forEach((s, k) => {
         const run = this.runs[m][k];
         const keep = Math.min(from[m][k], s.total - s.records.step.length);

@@ -29,7 +29,11 @@ canvas.data:focus-visible { outline-offset: 0; }
 .results { overflow-x: auto; margin-top: 10px; }
 .results:focus-visible { outline: 2px solid var(--gl-accent); outline-offset: 2px; }
 .results table { border-collapse: collapse; width: 100%; font-size: 0.9em; font-variant-numeric: tabular-nums; }
-.results th, .results td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--gl-grid); white-space: nowrap; }
-.results .swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; margin-right: 6px; vertical-align: -0.05em; }
+.results th, .results td {
+  text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--gl-grid); white-space: nowrap;
+}
+.results .swatch {
+  display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; margin-right: 6px; vertical-align: -0.05em;
+}
 .results .diverged { color: var(--gl-accent); white-space: normal; font-size: 0.95em; padding-left: 2em; }
 `;

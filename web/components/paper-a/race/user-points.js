@@ -78,8 +78,9 @@ export function parsePointsCsv(text) {
     const [x, y] = [Number(cells[0]), Number(cells[1])];
     const word = cells[2].toLowerCase();
     const number = Number(word);
-    const label = Number.isFinite(number) ? (number > 0 ? 1 : -1) : ['a', 'pos', 'positive', 'true', 'yes'].includes(word) ? 1
-      : ['b', 'neg', 'negative', 'false', 'no'].includes(word) ? -1 : NaN;
+    const yes = ['a', 'pos', 'positive', 'true', 'yes'].includes(word);
+    const no = ['b', 'neg', 'negative', 'false', 'no'].includes(word);
+    const label = Number.isFinite(number) ? (number > 0 ? 1 : -1) : yes ? 1 : no ? -1 : NaN;
     if (!Number.isFinite(x) || !Number.isFinite(y) || Number.isNaN(label)) {
       skipped++;
       continue;
