@@ -81,20 +81,8 @@ struct Accumulator {
 
 }  // namespace
 
-std::string race_label(const RaceModel& m) {
-  if (m.symmetrize != 0.0f) return layer_label(m.kind, m.activation.kind, 1, m.symmetrize);
-  const std::string act = activation_name(m.activation.kind);
-  if (m.kind != LayerKind::gated) return std::string(layer_kind_name(m.kind)) + "(" + act + ")";
-  switch (m.activation.kind) {
-    case Activation::identity: return "Bilinear";
-    case Activation::relu: return "ReGLU";
-    case Activation::gelu: return "GEGLU";
-    case Activation::gelu_tanh: return "GEGLU(tanh)";
-    case Activation::silu: return "SwiGLU";
-    case Activation::sigmoid: return "GLU";
-    default: return "gated(" + act + ")";
-  }
-}
+// The race names its models as the figures and reports do: one label table (paper_a/labels.hpp).
+std::string race_label(const RaceModel& m) { return layer_label(m.kind, m.activation.kind, 1, m.symmetrize); }
 
 std::vector<RaceModel> default_race_models() {
   return {{LayerKind::mlp, {Activation::relu, 1.0f}},      {LayerKind::symmetric, {Activation::relu, 1.0f}},

@@ -38,7 +38,7 @@ describe('<gatelab-race>', () => {
     });
     assert.equal(results.finished, true);
     assert.equal(results.stepsDone, 200);
-    assert.deepEqual(results.models.map((m) => m.label), ['mlp(relu)', 'SwiGLU', 'Bilinear']);
+    assert.deepEqual(results.models.map((m) => m.label), ['MLP (ReLU)', 'SwiGLU', 'Bilinear']);
     for (const m of results.models) {
       const loss = m.curves.testLoss.mean;
       assert.equal(m.curves.step.length, 101, 'records every ceil(200 / 100) = 2 steps');

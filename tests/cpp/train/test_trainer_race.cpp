@@ -44,8 +44,9 @@ TEST(Race, LabelsNameTheGluFamily) {
   EXPECT_EQ(race_label({LayerKind::gated, {Activation::silu, 1}}), "SwiGLU");
   EXPECT_EQ(race_label({LayerKind::gated, {Activation::identity, 1}}), "Bilinear");
   EXPECT_EQ(race_label({LayerKind::gated, {Activation::sigmoid, 1}}), "GLU");
-  EXPECT_EQ(race_label({LayerKind::gated, {Activation::tanh, 1}}), "gated(tanh)");
-  EXPECT_EQ(race_label({LayerKind::mlp, {Activation::relu, 1}}), "mlp(relu)");
+  EXPECT_EQ(race_label({LayerKind::gated, {Activation::gelu_tanh, 1}}), "GEGLU (tanh)") << "the figures' spelling";
+  EXPECT_EQ(race_label({LayerKind::gated, {Activation::tanh, 1}}), "gated (tanh)");
+  EXPECT_EQ(race_label({LayerKind::mlp, {Activation::relu, 1}}), "MLP (ReLU)");
 }
 
 TEST(Race, EveryModelLearnsAndTheBandsContainTheMean) {

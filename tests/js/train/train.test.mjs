@@ -204,7 +204,7 @@ test('race: equal budgets, bands, finals, reproducible', () => {
   const options = { data: { task: 'gaussians', count: 120 }, steps: 60, seeds: 2, learningRate: 0.03,
     models: [{ kind: 'mlp' }, { kind: 'gated', activation: 'silu' }, 'bilinear'] };
   const r = lab.race(options);
-  assert.deepEqual(r.models.map((m) => m.label), ['mlp(relu)', 'SwiGLU', 'Bilinear']);
+  assert.deepEqual(r.models.map((m) => m.label), ['MLP (ReLU)', 'SwiGLU', 'Bilinear']);
   assert.deepEqual(r.models.map((m) => m.parameters), [128, 126, 126]);
   for (const m of r.models) {
     assert.equal(m.curves.step.length, 61);

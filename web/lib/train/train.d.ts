@@ -292,8 +292,8 @@ export interface FinalStat {
 
 export interface RaceModelResult {
   /**
-   * 'mlp(relu)', 'symmetric(relu)', 'SwiGLU', 'Bilinear', 'gated(tanh)' …; with symmetrize 'symgated (SiLU)',
-   * 'SwiGLU, λ = 0.5'.
+   * lab.layerLabel's name, as the figures show it: 'MLP (ReLU)', 'symmetric (ReLU)', 'SwiGLU', 'Bilinear',
+   * 'gated (tanh)' …; with symmetrize 'symgated (SiLU)', 'SwiGLU, λ = 0.5'.
    */
   label: string;
   kind: LayerKind;

@@ -56,8 +56,8 @@ struct RaceOptions {
   int mlp_hidden = 32;  // the MLP width (shazeer rule)
 };
 
-// "mlp(relu)", "symmetric(relu)", "ReGLU", "SwiGLU", "GEGLU", "GLU", "Bilinear", or "gated(<activation>)";
-// with symmetrize λ ≠ 0, layer_label's name ("symgated (SiLU)", "SwiGLU, λ = 0.5").
+// layer_label's name, as the figures show it: "MLP (ReLU)", "symmetric (ReLU)", "ReGLU", "SwiGLU", "GEGLU (tanh)",
+// "gated (tanh)", "symgated (SiLU)" (λ = 1), "SwiGLU, λ = 0.5".
 std::string race_label(const RaceModel& model);
 // The models of the default race: mlp·relu, symmetric·relu, gated relu/gelu/silu/sigmoid, bilinear.
 std::vector<RaceModel> default_race_models();
