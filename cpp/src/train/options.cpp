@@ -82,7 +82,7 @@ void add_train_options(OptionEntries& entries, NameSets& names) {
                              {"budget", T::integer},
                              {"mlp_hidden", T::integer}});
   entries.push_back({"race", race});
-  // The orbit search's grid (gatelab-teleport): reach's lower end is open (> 1), so only its cap is a range.
+  // The orbit search's grid (gatelab-teleport). reach's range is half-open (1, 100], so no closed range is stated.
   entries.push_back({"trainer.bestFactors",
                      {{"goal", T::name, "teleportGoals"},
                       {"points", T::integer, "", 3, max_teleport_grid_points},

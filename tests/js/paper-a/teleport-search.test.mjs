@@ -48,9 +48,9 @@ test('balanceDrift starts at 0 and grows with training; refusals name their argu
   assert.ok(t.balanceDrift() > 0);
   const refuses = (fn, argument, code) => assert.throws(fn, (e) => e instanceof GateLabError && e.argument === argument
     && e.code === code, `${argument} ${code}`);
-  refuses(() => t.bestFactors({ goal: 'up' }), 'goal', 'invalid-value');
-  refuses(() => t.bestFactors({ points: 4 }), 'points', 'out-of-range');
-  refuses(() => t.bestFactors({ reach: 1 }), 'reach', 'out-of-range');
+  refuses(() => t.bestFactors({ goal: 'up' }), 'options.goal', 'invalid-value');
+  refuses(() => t.bestFactors({ points: 4 }), 'options.points', 'out-of-range');
+  refuses(() => t.bestFactors({ reach: 1 }), 'options.reach', 'out-of-range');
   refuses(() => t.probeOrbit(-1), 'factors', 'out-of-range');
   t.dispose();
   const swiglu = lab.createTrainer(options('silu'));

@@ -4,7 +4,8 @@
 // training, not bad input).
 import { throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { fail, finiteNumber, floatArray, integer, optionsOf, rangeOf } from '../core/validate.js';
+import { fail, finiteNumber, floatArray, integer, oneOf, optionsOf, rangeOf } from '../core/validate.js';
+import { NAMES } from '../catalogue.js';
 
 const FIELDS = ['step', 'trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy', 'gradNorm'];
 
@@ -133,12 +134,12 @@ export class Trainer extends Owned {
   bestFactors(options = {}) {
     const { goal = 'step', points = 13, reach = 4 } = optionsOf('options', options, 'trainer.bestFactors');
     const handle = handleOf(this);
-    if (typeof goal !== 'string') fail('goal', "'gradient' or 'step'", goal, 'invalid-type');
-    integer('points', points, rangeOf('trainer.bestFactors', 'points'));
-    finiteNumber('reach', reach);
+    oneOf('options.goal', goal, NAMES.teleportGoals);
+    integer('options.points', points, rangeOf('trainer.bestFactors', 'points'));
+    finiteNumber('options.reach', reach);
     const [error, out] = this.#core.heap.call([], [this.options.hidden],
       (p) => handle.bestFactors(goal, points, reach, p));
-    throwCoreError(error, { argument: 'this', fields: ['goal', 'points', 'reach'] });
+    throwCoreError(error, { argument: 'this', prefix: 'options', fields: ['goal', 'points', 'reach'] });
     return out;
   }
 
