@@ -193,8 +193,8 @@ describe('<gatelab-race>', () => {
     const out = await exportAll(page, TAG, { json: true });
     const lines = out.csv.trim().split(/\r\n/);
     assert.equal(lines[0], 'model,seed,step,train_loss,test_loss,train_accuracy,test_accuracy');
-    assert.ok(lines.some((l) => l.startsWith('mlp(relu),0,100,')));
-    assert.ok(lines.some((l) => l.startsWith('mlp(relu),mean,100,')));
+    assert.ok(lines.some((l) => l.startsWith('MLP (ReLU),0,100,')));
+    assert.ok(lines.some((l) => l.startsWith('MLP (ReLU),mean,100,')));
     assert.equal(out.json.models.length, 1);
     assert.equal(out.json.models[0].runs[0].stepsDone, 100);
     assert.equal(out.json.models[0].runs[0].K.length, out.json.models[0].hidden * 3);
