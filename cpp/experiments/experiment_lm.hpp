@@ -116,6 +116,7 @@ struct LmJob {
   std::string variant, phase;
   int seed = 1;
   float learning_rate = 1e-3f;
+  int ntk_tokens = 0;  // > 0: the MLP blocks' NTK condition number on that many tokens (§A24)
 };
 // One job's JSON object in *json ("" when fine, else the error).
 std::string lm_run_job(const LmExperimentSettings& settings, const std::vector<LmVariant>& variants, const LmJob& job,

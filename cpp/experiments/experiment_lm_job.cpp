@@ -156,6 +156,13 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
   std::vector<int> curve_steps;
   std::vector<double> curve_loss, curve_train;
   std::vector<std::vector<LmBlockDiagnostics>> diagnostics;
+  std::vector<std::vector<double>> conditioning;  // --ntk-tokens: at the start, then at every curve point
+  const auto measure_conditioning = [&]() -> Status {
+    if (job.ntk_tokens == 0) return {};
+    conditioning.emplace_back();
+    return session.mlp_conditioning(CorpusSplit::validation, job.ntk_tokens, conditioning.back());
+  };
+  if (Status e = measure_conditioning(); !e.ok()) return e.message;
   double loss = 0;
   for (const int target : lm_curve_steps(s, steps)) {
     if (session.diverged()) break;
@@ -172,6 +179,7 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
     if (Status e = session.diagnostics(CorpusSplit::validation, s.diagnostic_windows, diagnostics.back()); !e.ok()) {
       return e.message;
     }
+    if (Status e = measure_conditioning(); !e.ok()) return e.message;
   }
   // Losses with every digit a double has: the figure's test compares its curves to these bit for bit.
   j.field("diverged", session.diverged()).key("loss").exact(session.diverged() ? NAN : loss);
@@ -189,6 +197,11 @@ std::string lm_run_job(const LmExperimentSettings& s, const std::vector<LmVarian
     j.end_array();
   }
   j.end_array();
+  if (job.ntk_tokens > 0) {  // [start, curve points…] × blocks; only when asked, so a main job reads as before
+    j.key("ntk").begin_object().field("tokens", job.ntk_tokens).key("conditionNumber").begin_array();
+    for (const auto& point : conditioning) j.value(point);
+    j.end_array().end_object();
+  }
   std::string sample;
   if (!session.diverged() && job.phase != "sweep") {
     if (Status e = session.sample(s.sample_chars, 0.8f, static_cast<std::uint64_t>(job.seed), &sample); !e.ok()) {

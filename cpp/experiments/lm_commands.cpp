@@ -3,8 +3,10 @@
 //   gatelab_experiment lm-variants --experiment EXP [--quick] [STUDY]
 //       the settings and the variant table as JSON (what the planner reads)
 //   gatelab_experiment lm-job --experiment EXP --text FILE --variant NAME --phase sweep|main|long
-//                             --seed S --lr L [--quick] [STUDY] [--out FILE]
-//       one job: one self-contained command, the unit a cluster array runs
+//                             --seed S --lr L [--quick] [STUDY] [--ntk-tokens N] [--out FILE]
+//       one job: one self-contained command, the unit a cluster array runs; --ntk-tokens adds the
+//       MLP blocks' NTK condition number at the start and at every curve point (docs/MATH.md §A24),
+//       which changes no loss, so a main job re-run with it is the same run, measured
 //   gatelab_experiment lm-time --experiment EXP --text FILE [--time-steps N] [--quick] [STUDY]
 //       milliseconds per training step of every variant (what a run will cost), one thread
 //   gatelab_experiment lm-jobs --experiment EXP --text FILE --jobs FILE [--quick] [STUDY] [--threads K]
@@ -35,6 +37,8 @@ LmJob job_from(const Args& args) {
   job.phase = args.text("phase", "main");
   job.seed = args.integer("seed", 1);
   job.learning_rate = static_cast<float>(args.number("lr", 0));
+  job.ntk_tokens = args.integer("ntk-tokens", 0);
+  if (job.ntk_tokens < 0) fail("--ntk-tokens must be 0 (off) or positive");
   if (job.variant.empty()) fail("lm-job needs --variant NAME");
   if (!(job.learning_rate > 0)) fail("lm-job needs --lr > 0");
   return job;
@@ -70,7 +74,7 @@ std::vector<ListedJob> read_jobs(const std::string& path) {
 void check_flags(const Args& args) {
   const std::vector<std::string> common = {"experiment", "quick", "out", "threads"};
   std::vector<std::string> own;
-  if (args.command == "lm-job") own = {"text", "variant", "phase", "seed", "lr"};
+  if (args.command == "lm-job") own = {"text", "variant", "phase", "seed", "lr", "ntk-tokens"};
   if (args.command == "lm-jobs") own = {"text", "jobs"};
   if (args.command == "lm-time") own = {"text", "time-steps"};
   for (const auto& [name, value] : args.given) {

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
+#include "gatelab/paper_a/ntk.hpp"
 #include "gatelab/paper_a/symmetry.hpp"
 #include "gatelab/train/lm.hpp"
 
@@ -126,6 +128,38 @@ Status LmSession::diagnostics(CorpusSplit split, int windows, std::vector<LmBloc
     for (int p = 0; p < 5; ++p) {
       d.preactivation_quantiles[p] = v.empty() ? nan_value : v[std::size_t(quantiles[p] * double(v.size() - 1))];
     }
+  }
+  return {};
+}
+
+Status LmSession::mlp_conditioning(CorpusSplit split, int tokens, std::vector<double>& out) {
+  if (!error_.ok()) return error_;
+  const int d = config_.model.d, c = config_.context;
+  if (tokens < 1 || tokens > config_.batch || tokens * d > max_ntk_outputs) {
+    return out_of_range("tokens", "tokens must be from 1 to " +
+                                      std::to_string(std::min(config_.batch, max_ntk_outputs / d)) + " (tokens · d ≤ " +
+                                      std::to_string(max_ntk_outputs) + ", at most the batch)");
+  }
+  const auto& text = corpus_->split(split);
+  const std::vector<std::size_t> starts = evaluation_windows(text.size(), c, tokens);
+  if (static_cast<int>(starts.size()) < tokens) {
+    return invalid_value("", std::string("the ") + corpus_split_name(split) + " split is too short");
+  }
+  if (Status e = forward_windows(text, starts.data(), tokens); !e.ok()) return e;
+  out.assign(config_.model.layers, nan_value);
+  std::vector<float> x(std::size_t(tokens) * d);
+  for (int l = 0; l < config_.model.layers; ++l) {
+    const Layer* mlp = model_.std_mlp(l);
+    if (mlp == nullptr) continue;
+    // The window's last position has seen the whole context; row w·C + p of the cache is position p of window w.
+    for (int w = 0; w < tokens; ++w) {
+      const float* row = model_.mlp_input(l) + (std::size_t(w) * c + (c - 1)) * d;
+      std::copy(row, row + d, x.begin() + std::size_t(w) * d);
+    }
+    // The LM's MLP (6d² parameters) is above the JS API's max_ntk_parameters, a cap on the browser's
+    // memory; natively J is tokens · d · 6d² floats (25 MB at d = 64), so the rows check is the one kept.
+    if (Status e = validate_rows(tokens, mlp->max_rows()); !e.ok()) return e;
+    out[l] = neural_tangent_kernel(*mlp, x.data(), tokens).condition_number;
   }
   return {};
 }

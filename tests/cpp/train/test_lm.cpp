@@ -170,6 +170,34 @@ TEST(LmSession, DiagnosticsSeeNoAntisymmetricPartInSymgated) {
   EXPECT_LT(da[0].preactivation_quantiles[0], da[0].preactivation_quantiles[4]);
 }
 
+// The conditioning readout of the study (§A24) measures without touching training: a run that
+// measures it halfway has the losses of one that does not, bit for bit.
+TEST(LmSession, MlpConditioningMeasuresWithoutChangingTraining) {
+  auto corpus = patterned_corpus();
+  LmSession measured(small_config(), corpus), plain(small_config(), corpus);
+  std::vector<double> kappa;
+  ASSERT_EQ(measured.mlp_conditioning(CorpusSplit::validation, 4, kappa), "");
+  ASSERT_EQ(kappa.size(), 1u);
+  EXPECT_TRUE(std::isfinite(kappa[0]) && kappa[0] >= 1.0) << kappa[0];
+  ASSERT_EQ(measured.train(10), "");
+  std::vector<double> later;
+  ASSERT_EQ(measured.mlp_conditioning(CorpusSplit::validation, 4, later), "");
+  EXPECT_NE(later[0], kappa[0]);  // training moved the layer
+  ASSERT_EQ(measured.train(10), "");
+  ASSERT_EQ(plain.train(20), "");
+  EXPECT_EQ(std::memcmp(measured.train_losses().data(), plain.train_losses().data(), 20 * sizeof(double)), 0);
+  for (int tokens : {0, 5}) {  // the batch is 4
+    const Status e = measured.mlp_conditioning(CorpusSplit::validation, tokens, later);
+    EXPECT_EQ(e.code, ErrorCode::out_of_range);
+    EXPECT_EQ(e.field, "tokens");
+  }
+  LmConfig cem = small_config();
+  cem.model.family = CemFamily::cem;
+  LmSession energy(cem, corpus);
+  ASSERT_EQ(energy.mlp_conditioning(CorpusSplit::validation, 2, later), "");
+  EXPECT_TRUE(std::isnan(later[0]));  // no paper-A layer in a CEM block
+}
+
 TEST(LmSession, GaugeFixingKeepsQAtUnitNorm) {
   auto corpus = patterned_corpus();
   LmConfig c = small_config();

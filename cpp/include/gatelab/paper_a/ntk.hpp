@@ -31,7 +31,9 @@ using Ntk = NtkT<float>;
 template <class S>
 Status validate_ntk(const LayerT<S>& layer, int rows);
 
-// x: (rows, d_in). Precondition: validate_ntk(layer, rows) is ok. Row a = i·d_out + o of J is the
+// x: (rows, d_in). Precondition: validate_rows(rows, layer.max_rows()) is ok; the two caps of
+// validate_ntk bound the memory a browser call may take (the LM's native diagnostic, §A24, exceeds
+// the parameter cap). Row a = i·d_out + o of J is the
 // parameter gradient of output o of row i, in the order of LayerT::views (q, k, v). When some
 // entry of G is not finite (the layer overflows), the eigenvalues and the condition number are NaN.
 template <class S>

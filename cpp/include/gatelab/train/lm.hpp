@@ -93,6 +93,10 @@ class LmSession {
   double mlp_output_rms(int l);
   // One entry per block, from the MLP inputs of `windows` windows of a split.
   Status diagnostics(CorpusSplit split, int windows, std::vector<LmBlockDiagnostics>& out);
+  // Per block, the condition number of the MLP slot's empirical NTK (docs/MATH.md §A24) on the
+  // MLP inputs of `tokens` fixed tokens of a split (1 ≤ tokens, tokens · d ≤ max_ntk_outputs):
+  // the last position of each of `tokens` evenly spaced windows. NaN for a CEM block.
+  Status mlp_conditioning(CorpusSplit split, int tokens, std::vector<double>& out);
 
   // Everything training changes (parameters, optimizer state, losses, data stream) as bytes,
   // and back: a checkpoint restored into a session of the same config resumes bit for bit.
