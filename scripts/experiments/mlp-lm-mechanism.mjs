@@ -80,8 +80,9 @@ export function compare(rows, stats, readout = READOUT) {
     });
     const holm = stats.holm(family.map((f) => (f.diff && Number.isFinite(f.diff.p) ? f.diff.p : 1)));
     const alpha = 1 - readout.level;
+    const resolved = (f, i) => !!f.diff && holm[i] <= alpha;
     out[q] = family.map((f, i) => ({ ...f, holmP: holm[i],
-      below: !!f.diff && holm[i] <= alpha && f.diff.mean < 0, above: !!f.diff && holm[i] <= alpha && f.diff.mean > 0 }));
+      below: resolved(f, i) && f.diff.mean < 0, above: resolved(f, i) && f.diff.mean > 0 }));
   }
   return out;
 }
@@ -108,7 +109,8 @@ export function mechanismReport({ comparisons, reading, mismatches, perVariant }
     lines.push(`| ${v} | ${at('kBar').seeds.length} | ${['kBar', 'k0', 'kEnd', 'loss'].map((q) => cell(at(q)))
       .join(' | ')} |`);
   }
-  lines.push('', '| variant | K̄ | K0 | Kend | antisymmetric share (end) | abs qk drift (end) |', '|---|---|---|---|---|---|');
+  lines.push('', '| variant | K̄ | K0 | Kend | antisymmetric share (end) | abs qk drift (end) |',
+    '|---|---|---|---|---|---|');
   for (const [v, m] of Object.entries(perVariant)) {
     lines.push(`| ${v} | ${fmt(m.kBar)} | ${fmt(m.k0)} | ${fmt(m.kEnd)} | ${fmt(m.share)} | ${fmt(m.drift, 4)} |`);
   }
