@@ -35,7 +35,8 @@ test('the committed look is the verdict code\'s answer for the committed merges'
 test('the SiLU look\'s section quotes the committed files', () => {
   const mean = (jobs) => jobs.reduce((a, j) => a + j.loss, 0) / jobs.length;
   for (const name of ['ffn-silu', 'swiglu', 'symgated-silu', 'silu-silu']) {
-    quoted(`(\`${name}\`) | ${silu.rates[name].lr} | ${mean(silu.main.filter((j) => j.variant === name)).toFixed(4)} |`);
+    const loss = mean(silu.main.filter((j) => j.variant === name)).toFixed(4);
+    quoted(`(\`${name}\`) | ${silu.rates[name].lr} | ${loss} |`);
   }
   quoted(`(H1′) | ${h1p.rates['symgated-silu'].lr} | ${mean(h1p.main).toFixed(4)} |`);
   const gain = committed.look.preconditions.find((p) => p.id === 'P-SiLU').gain;
