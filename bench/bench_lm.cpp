@@ -109,8 +109,8 @@ void parts(const Size& s, const bench::Timing& t, double (*clock)(), const std::
   lc.d_out = d;
   lc.seed = 4;
   Layer mlp(lc);
-  add("mlp forward", [&] { mlp.forward(x.data(), r, y.data()); });
-  add("mlp backward", [&] { mlp.backward(x.data(), r, g.data(), dx.data(), true); });
+  add("mlp forward", [&] { (void)mlp.forward(x.data(), r, y.data()); });
+  add("mlp backward", [&] { (void)mlp.backward(x.data(), r, g.data(), dx.data(), true); });
   std::vector<float> gain(d, 1.0f), dgain(d), inv(r);
   add("rmsnorm forward+backward", [&] {
     cem_rmsnorm_forward(x.data(), gain.data(), r, d, 1e-5f, y.data(), inv.data());

@@ -33,16 +33,9 @@ val layer_options(const Layer& layer) {
                    static_cast<double>(c.seed), "symmetrize", c.symmetrize);
 }
 
-Status layer_forward(const Layer& layer, Ptr x, int rows, Ptr out) {
-  return run_if_ok(validate_rows(rows, layer.max_rows()), [&] { layer.forward(f32(x), rows, f32(out)); });
-}
-
-Status layer_backward(const Layer& layer, Ptr x, int rows, Ptr grad_out, Ptr grad_x, Ptr gq, Ptr gk, Ptr gv) {
-  return run_if_ok(validate_rows(rows, layer.max_rows()), [&] {
-    LayerParams grads = zeros_like(layer.params());
-    layer.backward(f32(x), rows, f32(grad_out), grad_x ? f32(grad_x) : nullptr, grads);
-    copy_factors(grads, f32(gq), f32(gk), f32(gv));
-  });
+Status layer_backward(Layer& layer, Ptr x, int rows, Ptr grad_out, Ptr grad_x, Ptr gq, Ptr gk, Ptr gv) {
+  return run_if_ok(layer.backward(f32(x), rows, f32(grad_out), grad_x ? f32(grad_x) : nullptr),
+                   [&] { copy_factors(layer.grads(), f32(gq), f32(gk), f32(gv)); });
 }
 
 val symmetry_gap(const Layer& layer, Ptr x, int rows, bool exchange, float alpha) {
@@ -145,7 +138,7 @@ EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
       .function("maxRows", &Layer::max_rows)
       .function("parameterCount", &Layer::parameter_count)
       .function("paramSize", +[](const Layer& l, int which) { return int(factor_size(l.params(), which)); })
-      .function("forward", &layer_forward)
+      .function("forward", +[](const Layer& l, Ptr x, int rows, Ptr out) { return l.forward(f32(x), rows, f32(out)); })
       .function("backward", &layer_backward)
       .function("getParams", +[](const Layer& l, Ptr q, Ptr k, Ptr v) {
         copy_factors(l.params(), f32(q), f32(k), f32(v));

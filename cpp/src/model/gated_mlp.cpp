@@ -17,8 +17,7 @@ Status CemGatedMlp::forward(const float* x, int n, float* out) const {
   const int cap = std::min(cem_max_rows, layer_.max_rows());
   if (n < 1 || n > cap)
     return out_of_range("n", "n must be in 1…" + std::to_string(cap) + " (n = " + std::to_string(n) + ")");
-  layer_.forward(x, n, out);
-  return {};
+  return layer_.forward(x, n, out);  // checks the buffers
 }
 
 std::vector<ParamView<float>> CemGatedMlp::parameters() {

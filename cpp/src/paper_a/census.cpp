@@ -31,13 +31,13 @@ std::vector<double> jacobian_gram(const Layer& layer, const std::vector<float>& 
   const std::size_t p = layer.parameter_count();
   std::vector<double> gram(p * p, 0.0), row(p);
   std::vector<float> grad_out(c.d_out, 0.0f);
-  LayerParams grads = zeros_like(layer.params());
+  Layer probe(layer);  // its grads() take each row's gradient
   for (int i = 0; i < inputs; ++i) {
     for (int o = 0; o < c.d_out; ++o) {
       grad_out.assign(c.d_out, 0.0f);
       grad_out[o] = 1.0f;
-      layer.backward(x.data() + static_cast<std::size_t>(i) * c.d_in, 1, grad_out.data(), nullptr, grads);
-      flatten(grads, row);
+      probe.backward_unchecked(x.data() + static_cast<std::size_t>(i) * c.d_in, 1, grad_out.data(), nullptr);
+      flatten(probe.grads(), row);
       for (std::size_t a = 0; a < p; ++a) {
         if (row[a] == 0.0) continue;
         for (std::size_t b = 0; b < p; ++b) gram[a * p + b] += row[a] * row[b];

@@ -98,7 +98,7 @@ Interactions interactions(const Layer& layer, const float* u, const float* x) {
   if (x != nullptr) {
     out.quadratic = quadratic_form(out.matrix, x, d);
     std::vector<float> f(layer.config().d_out);
-    layer.forward(x, 1, f.data());
+    layer.forward_unchecked(x, 1, f.data());
     for (int o = 0; o < layer.config().d_out; ++o) out.output += static_cast<double>(u[o]) * f[o];
   }
   return out;

@@ -138,8 +138,10 @@ Status gauge_fix_problem(const LayerConfig& c) {
 }
 
 template <class S>
-LayerT<S>::LayerT(const LayerConfig& config) : config_(config), workspace_(std::make_unique<Workspace>()) {
+LayerT<S>::LayerT(const LayerConfig& config)
+    : config_(config), error_(validate(config)), workspace_(std::make_unique<Workspace>()) {
   ++live_layers<S>;
+  if (!error_.ok()) return;  // no parameters: a refused config may ask for any size
   const std::size_t m = config.hidden, d = config.d_in, r = stored_rank(config);
   Pcg32 rng(config.seed);
   const float key_scale = 1.0f / std::sqrt(static_cast<float>(d));
@@ -158,13 +160,18 @@ LayerT<S>::LayerT(const LayerConfig& config) : config_(config), workspace_(std::
 
 template <class S>
 LayerT<S>::LayerT(const LayerT& other)
-    : config_(other.config_), params_(other.params_), grads_(other.grads_), workspace_(std::make_unique<Workspace>()) {
+    : config_(other.config_),
+      error_(other.error_),
+      params_(other.params_),
+      grads_(other.grads_),
+      workspace_(std::make_unique<Workspace>()) {
   ++live_layers<S>;
 }
 
 template <class S>
 LayerT<S>& LayerT<S>::operator=(const LayerT& other) {
   config_ = other.config_;
+  error_ = other.error_;
   params_ = other.params_;
   grads_ = other.grads_;
   return *this;
@@ -204,6 +211,14 @@ std::vector<ParamView<S>> LayerT<S>::views(Params& p, Params& g) {
                  static_cast<int>(p.k.shape()[2])});
   out.push_back({"v", p.v.data(), g.v.data(), p.v.size(), m, static_cast<int>(p.v.shape()[1])});
   return out;
+}
+
+template <class S>
+Status LayerT<S>::check(int rows, const void* in, const void* out) const {
+  if (!error_.ok()) return error_;
+  if (Status e = validate_rows(rows, max_rows()); !e.ok()) return e;
+  if (in == nullptr || out == nullptr) return invalid_value("", "input and output pointers must not be null");
+  return {};
 }
 
 template <class S>

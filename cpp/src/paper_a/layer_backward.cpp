@@ -83,9 +83,16 @@ void symmetrised_backward(const S* grad_act, const S* sq, const S* sk, const S* 
 }  // namespace
 
 template <class S>
-void LayerT<S>::backward(const S* x, int rows, const S* grad_out, S* grad_x, Params& grads, bool accumulate) const {
+Status LayerT<S>::backward(const S* x, int rows, const S* grad_out, S* grad_x, bool accumulate) {
+  if (Status e = check(rows, x, grad_out); !e.ok()) return e;
+  backward_unchecked(x, rows, grad_out, grad_x, accumulate);
+  return {};
+}
+
+template <class S>
+void LayerT<S>::backward_unchecked(const S* x, int rows, const S* grad_out, S* grad_x, bool accumulate) {
   compute_hidden(x, rows, *workspace_);
-  backward_from_hidden(x, rows, grad_out, grad_x, grads, *workspace_, accumulate);
+  backward_from_hidden(x, rows, grad_out, grad_x, grads_, *workspace_, accumulate);
 }
 
 template <class S>
@@ -198,7 +205,8 @@ void LayerT<S>::backward_from_hidden(const S* x, int rows, const S* grad_out, S*
 }
 
 #define GATELAB_INSTANTIATE_BACKWARD(S)                                                             \
-  template void LayerT<S>::backward(const S*, int, const S*, S*, Params&, bool) const;              \
+  template Status LayerT<S>::backward(const S*, int, const S*, S*, bool);                           \
+  template void LayerT<S>::backward_unchecked(const S*, int, const S*, S*, bool);                   \
   template void LayerT<S>::backward_kept(const S*, int, const S*, S*, bool);                        \
   template bool LayerT<S>::train_pass(const S*, int, S*, S*, const OutputGradient&, Params&) const; \
   template void LayerT<S>::backward_from_hidden(const S*, int, const S*, S*, Params&, Workspace&, bool) const;

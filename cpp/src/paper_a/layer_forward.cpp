@@ -111,7 +111,14 @@ void LayerT<S>::compute_hidden(const S* x, int rows, Workspace& ws) const {
 // so a large batch (a figure's 128×128 grid) runs in chunks whose intermediates stay in
 // cache instead of streaming several megabytes through memory; the bits are the same.
 template <class S>
-void LayerT<S>::forward(const S* x, int rows, S* out) const {
+Status LayerT<S>::forward(const S* x, int rows, S* out) const {
+  if (Status e = check(rows, x, out); !e.ok()) return e;
+  forward_unchecked(x, rows, out);
+  return {};
+}
+
+template <class S>
+void LayerT<S>::forward_unchecked(const S* x, int rows, S* out) const {
   constexpr int kChunkRows = 256;
   const int d = config_.d_in, o = config_.d_out;
   for (int start = 0; start < rows; start += kChunkRows) {
@@ -132,7 +139,8 @@ void LayerT<S>::forward_keep(const S* x, int rows, S* out) const {
 
 #define GATELAB_INSTANTIATE_FORWARD(S)                                      \
   template void LayerT<S>::compute_hidden(const S*, int, Workspace&) const; \
-  template void LayerT<S>::forward(const S*, int, S*) const;                \
+  template Status LayerT<S>::forward(const S*, int, S*) const;              \
+  template void LayerT<S>::forward_unchecked(const S*, int, S*) const;      \
   template void LayerT<S>::forward_keep(const S*, int, S*) const;
 GATELAB_INSTANTIATE_FORWARD(float)
 GATELAB_INSTANTIATE_FORWARD(double)

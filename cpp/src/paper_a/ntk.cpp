@@ -37,12 +37,13 @@ NtkT<S> neural_tangent_kernel(const LayerT<S>& layer, const S* x, int rows) {
   const int n = rows * c.d_out;
   std::vector<S> jacobian(static_cast<std::size_t>(n) * p);
   std::vector<S> grad_out(c.d_out);
-  LayerParamsT<S> grads = zeros_like(layer.params());
+  LayerT<S> probe(layer);  // its grads() take each row's gradient
+  const LayerParamsT<S>& grads = probe.grads();
   for (int i = 0; i < rows; ++i) {
     for (int o = 0; o < c.d_out; ++o) {
       std::fill(grad_out.begin(), grad_out.end(), S(0));
       grad_out[o] = S(1);
-      layer.backward(x + static_cast<std::size_t>(i) * c.d_in, 1, grad_out.data(), nullptr, grads);
+      probe.backward_unchecked(x + static_cast<std::size_t>(i) * c.d_in, 1, grad_out.data(), nullptr);
       S* row = jacobian.data() + static_cast<std::size_t>(i * c.d_out + o) * p;
       row = std::copy(grads.q.begin(), grads.q.end(), row);
       row = std::copy(grads.k.begin(), grads.k.end(), row);

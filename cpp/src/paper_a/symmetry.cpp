@@ -13,7 +13,7 @@ namespace {
 
 std::vector<float> run(const Layer& layer, const float* x, int rows) {
   std::vector<float> out(static_cast<std::size_t>(rows) * layer.config().d_out);
-  layer.forward(x, rows, out.data());
+  layer.forward_unchecked(x, rows, out.data());
   return out;
 }
 
@@ -147,7 +147,7 @@ void forward_with_global_query(const Layer& mlp, const float* w_q, const float* 
   const int d = mlp.config().d_in;
   std::vector<float> queried(static_cast<std::size_t>(rows) * d);
   matmul_nn(x, w_q, queried.data(), rows, d, d);
-  mlp.forward(queried.data(), rows, out);
+  mlp.forward_unchecked(queried.data(), rows, out);
 }
 
 Layer absorb_global_query(const Layer& mlp, const float* w_q) {

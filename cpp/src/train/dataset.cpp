@@ -114,7 +114,7 @@ void teacher(Pcg32& rng, int n, const DatasetOptions& o, Points& p) {
     features[i * 3 + 2] = 1.0f;
   }
   const Layer layer(teacher_config(o));
-  layer.forward(features.data(), n, out.data());
+  layer.forward_unchecked(features.data(), n, out.data());  // n ≤ max_dataset_points, checked
   // Threshold at the median so the classes are balanced whatever the teacher's offset.
   std::vector<float> sorted(out);
   std::sort(sorted.begin(), sorted.end());

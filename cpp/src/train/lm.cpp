@@ -95,7 +95,7 @@ double LmSession::mlp_output_rms(int l) {
   }
   const int rows = model_.cached_rows();
   std::vector<float> out(std::size_t(rows) * config_.model.d);
-  mlp->forward(model_.mlp_input(l), rows, out.data());
+  if (!mlp->forward(model_.mlp_input(l), rows, out.data()).ok()) return std::numeric_limits<double>::quiet_NaN();
   double sum = 0;
   for (float v : out) sum += double(v) * v;
   return std::sqrt(sum / double(out.size()));

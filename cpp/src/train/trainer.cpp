@@ -27,7 +27,7 @@ void forward_chunked(const Layer& layer, const float* x, int rows, float* out) {
   const int d = layer.config().d_in;
   for (int start = 0; start < rows; start += eval_chunk_rows) {
     const int n = std::min(eval_chunk_rows, rows - start);
-    layer.forward(x + static_cast<std::size_t>(start) * d, n, out + start);
+    layer.forward_unchecked(x + static_cast<std::size_t>(start) * d, n, out + start);
   }
 }
 
@@ -152,7 +152,7 @@ bool Trainer::train_one_step() {
       },
       grads_);
   if (!finite) {  // some output is not finite: the whole batch's loss value tells how
-    layer_.forward(batch_xp_, b, batch_out_.data());
+    layer_.forward_unchecked(batch_xp_, b, batch_out_.data());
     fail(step, false, "loss", evaluate_loss(options_.loss, batch_out_.data(), batch_yp_, b, nullptr).loss);
     return false;
   }

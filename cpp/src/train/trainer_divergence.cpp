@@ -42,7 +42,7 @@ double max_abs(const LayerParams& p) {
 void Trainer::fail(int step, bool gradient_blew_up, const char* what, double bad_value) {
   // Facts about the bad state, before it is thrown away.
   const double max_weight = max_abs(layer_.params());
-  layer_.forward(batch_xp_, options_.batch_size, batch_out_.data());
+  layer_.forward_unchecked(batch_xp_, options_.batch_size, batch_out_.data());
   const double max_output = max_abs(batch_out_.data(), batch_out_.size());
   const double max_input = std::fmax(max_abs(train_features_.data(), train_features_.size()),
                                      max_abs(test_features_.data(), test_features_.size()));

@@ -45,8 +45,8 @@ double Trainer::training_loss(const Layer& layer) const {
   std::vector<float> out(n);
   const int chunk = layer.max_rows();
   for (int start = 0; start < n; start += chunk) {
-    layer.forward(train_features_.data() + static_cast<std::size_t>(start) * d_in_, std::min(chunk, n - start),
-                  out.data() + start);
+    layer.forward_unchecked(train_features_.data() + static_cast<std::size_t>(start) * d_in_,
+                            std::min(chunk, n - start), out.data() + start);
   }
   return evaluate_loss(options_.loss, out.data(), data_.y_train.data(), n, nullptr).loss;
 }

@@ -8,6 +8,7 @@
 #include "gatelab/model/gated_mlp.hpp"
 #include "gatelab/model/tie.hpp"
 #include "support/cem_support.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -24,8 +25,8 @@ TEST(GatedMlp, ForwardIsTheSlotLayersBitForBit) {
   const int n = 5;
   const auto x = cemtest::randn<float>(n * config.d, 2);
   std::vector<float> a(n * config.d), b(n * config.d);
-  ASSERT_TRUE(mlp.forward(x.data(), n, a.data()).ok());
-  layer.forward(x.data(), n, b.data());
+  ASSERT_OK(mlp.forward(x.data(), n, a.data()));
+  EXPECT_OK(layer.forward(x.data(), n, b.data()));
   EXPECT_EQ(a, b);
   EXPECT_EQ(mlp.parameter_count(), layer.parameter_count());
 }

@@ -13,6 +13,7 @@
 #include "gatelab/paper_a/layer.hpp"
 #include "gatelab/paper_a/orbit.hpp"
 #include "gatelab/paper_a/symmetry.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -40,7 +41,7 @@ std::vector<float> inputs(int rows, int d, std::uint64_t seed) {
 
 std::vector<float> run(const Layer& layer, const std::vector<float>& x, int rows) {
   std::vector<float> out(static_cast<std::size_t>(rows) * layer.config().d_out);
-  layer.forward(x.data(), rows, out.data());
+  EXPECT_OK(layer.forward(x.data(), rows, out.data()));
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "gatelab/paper_a/layer.hpp"
 #include "gatelab/paper_a/symmetry.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -94,8 +95,8 @@ TEST(ExchangePlaneLambda, EachCellIsWhatTheLayersOwnSwapChanges) {
           Layer layer(c);
           set_factors(layer.params(), &a, &b, &v);
           float out = 0, swapped = 0;
-          layer.forward(&x, 1, &out);
-          layer.exchanged().forward(&x, 1, &swapped);
+          EXPECT_OK(layer.forward(&x, 1, &out));
+          EXPECT_OK(layer.exchanged().forward(&x, 1, &swapped));
           EXPECT_EQ(p[i * n + j], out - swapped) << "a " << a << " b " << b;
         }
       }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gatelab/paper_a/layer.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -61,7 +62,7 @@ TEST(Factors, CopyOutIsRowMajorAndCopyInRoundTrips) {
   EXPECT_EQ(b.params().v, a.params().v);
   const std::vector<float> x = {0.5f, -1.0f, 2.0f};
   std::vector<float> ya(2), yb(2);
-  a.forward(x.data(), 1, ya.data());
-  b.forward(x.data(), 1, yb.data());
+  EXPECT_OK(a.forward(x.data(), 1, ya.data()));
+  EXPECT_OK(b.forward(x.data(), 1, yb.data()));
   EXPECT_EQ(ya, yb);
 }

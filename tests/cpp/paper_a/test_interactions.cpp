@@ -24,7 +24,7 @@ std::vector<float> normals(Pcg32& rng, int n) {
 
 double u_dot_f(const Layer& layer, const float* u, const float* x) {
   std::vector<float> out(layer.config().d_out);
-  layer.forward(x, 1, out.data());
+  EXPECT_OK(layer.forward(x, 1, out.data()));
   double s = 0;
   for (int o = 0; o < layer.config().d_out; ++o) s += static_cast<double>(u[o]) * out[o];
   return s;

@@ -78,7 +78,7 @@ TEST_P(LayerGradients, ForwardMatchesDoubleReference) {
   const int rows = 7;
   const std::vector<float> x = random_floats(rng, rows * c.d_in);
   std::vector<float> out(rows * c.d_out);
-  layer.forward(x.data(), rows, out.data());
+  EXPECT_OK(layer.forward(x.data(), rows, out.data()));
   const std::vector<double> ref =
       reference::forward(c, reference::params_of(layer), std::vector<double>(x.begin(), x.end()), rows);
   for (std::size_t i = 0; i < out.size(); ++i) EXPECT_NEAR(out[i], ref[i], 1e-5 * (1 + std::fabs(ref[i]))) << i;
@@ -93,8 +93,8 @@ TEST_P(LayerGradients, BackwardMatchesCentralDifferences) {
   const std::vector<float> w = random_floats(rng, rows * c.d_out);
 
   std::vector<float> grad_x(x.size());
-  LayerParams grads;
-  layer.backward(x.data(), rows, w.data(), grad_x.data(), grads);
+  ASSERT_OK(layer.backward(x.data(), rows, w.data(), grad_x.data()));
+  const LayerParams& grads = layer.grads();
 
   reference::Params p = reference::params_of(layer);
   std::vector<double> xd(x.begin(), x.end());
@@ -120,9 +120,10 @@ TEST_P(LayerGradients, TrainPassGivesTheBitsOfForwardAndBackwardOverAllRows) {
   const int rows = 300;
   const std::vector<float> x = random_floats(rng, rows * c.d_in), w = random_floats(rng, rows * c.d_out);
   std::vector<float> out(rows * c.d_out), out_pass(out.size()), grad_out(out.size());
-  LayerParams grads, grads_pass;
-  layer.forward(x.data(), rows, out.data());
-  layer.backward(x.data(), rows, w.data(), nullptr, grads);
+  LayerParams grads_pass;
+  ASSERT_OK(layer.forward(x.data(), rows, out.data()));
+  ASSERT_OK(layer.backward(x.data(), rows, w.data(), nullptr));
+  const LayerParams grads = layer.grads();
 
   int chunks = 0, next_row = 0;
   const bool done = layer.train_pass(
@@ -169,18 +170,18 @@ TEST_P(LayerGradients, KeptForwardGivesTheBitsOfForwardAndBackward) {
     return n == 0 || std::memcmp(a, b, n * sizeof(float)) == 0;
   };
   kept.forward_keep(x.data(), rows, out.data());
-  plain.forward(x.data(), rows, out1.data());
+  EXPECT_OK(plain.forward(x.data(), rows, out1.data()));
   EXPECT_TRUE(same_bits(out.data(), out1.data(), out.size()));
   kept.backward_kept(x.data(), rows, g.data(), dx.data(), false);
-  plain.backward(x.data(), rows, g.data(), dx1.data(), false);
+  EXPECT_OK(plain.backward(x.data(), rows, g.data(), dx1.data(), false));
   EXPECT_TRUE(same_bits(dx.data(), dx1.data(), dx.size()));
   EXPECT_TRUE(same_bits(kept.grads().q.data(), plain.grads().q.data(), kept.grads().q.size()));
   EXPECT_TRUE(same_bits(kept.grads().k.data(), plain.grads().k.data(), kept.grads().k.size()));
   EXPECT_TRUE(same_bits(kept.grads().v.data(), plain.grads().v.data(), kept.grads().v.size()));
   kept.forward_keep(x.data(), rows, out.data());
-  kept.forward(other.data(), rows, out.data());
+  EXPECT_OK(kept.forward(other.data(), rows, out.data()));
   kept.backward_kept(x.data(), rows, g.data(), dx.data(), true);
-  plain.backward(x.data(), rows, g.data(), dx1.data(), true);
+  EXPECT_OK(plain.backward(x.data(), rows, g.data(), dx1.data(), true));
   EXPECT_TRUE(same_bits(dx.data(), dx1.data(), dx.size()));
   EXPECT_TRUE(same_bits(kept.grads().k.data(), plain.grads().k.data(), kept.grads().k.size()));
 }

@@ -31,7 +31,7 @@ LayerConfig config(LayerKind kind, Activation act, int rank = 1, float lambda = 
 
 std::vector<float> forward(const Layer& layer, const std::vector<float>& x, int rows) {
   std::vector<float> out(static_cast<std::size_t>(rows) * layer.config().d_out);
-  layer.forward(x.data(), rows, out.data());
+  EXPECT_OK(layer.forward(x.data(), rows, out.data()));
   return out;
 }
 

@@ -61,8 +61,8 @@ double output_gap(const Layer& a, const Layer& b, std::uint64_t seed) {
   Pcg32 rng(seed, 3);
   std::vector<float> x(static_cast<std::size_t>(rows) * d), fa(static_cast<std::size_t>(rows) * o), fb(fa.size());
   for (float& v : x) v = rng.normal();
-  a.forward(x.data(), rows, fa.data());
-  b.forward(x.data(), rows, fb.data());
+  EXPECT_OK(a.forward(x.data(), rows, fa.data()));
+  EXPECT_OK(b.forward(x.data(), rows, fb.data()));
   return relative_gap(fa.data(), fb.data(), fa.size());
 }
 
@@ -134,7 +134,7 @@ TEST(RankApprox, OnePerPairTruncationKeepsTheLargestMagnitudeEigenvaluesOfEachUn
   EXPECT_NEAR(energy, 20.0 / 20.25, 1e-12);
   const float x[] = {0.3f, -0.7f, 1.1f};
   float out;
-  r2.forward(x, 1, &out);
+  EXPECT_OK(r2.forward(x, 1, &out));
   EXPECT_NEAR(out, -4.0f * 0.49f + 2.0f * 1.21f, 1e-5f);
 }
 
@@ -163,11 +163,11 @@ TEST(RankApprox, BestTruncationPairsTheLargestPositiveWithTheMostNegativeEigenva
   EXPECT_NEAR(r1.params().q(0, 0, 0), 0.0f, 1e-7f);
   const float x[] = {0.3f, -0.7f, 1.1f};
   float out;
-  r1.forward(x, 1, &out);
+  EXPECT_OK(r1.forward(x, 1, &out));
   EXPECT_NEAR(out, -4.0f * 0.49f + 2.0f * 1.21f, 1e-5f);
   const Layer r2 = truncate_rank(layer, 2, RankTruncation::best, &energy);
   EXPECT_NEAR(energy, 1.0, 1e-12);
-  r2.forward(x, 1, &out);
+  EXPECT_OK(r2.forward(x, 1, &out));
   EXPECT_NEAR(out, 0.5f * 0.09f - 4.0f * 0.49f + 2.0f * 1.21f, 1e-5f);
 }
 

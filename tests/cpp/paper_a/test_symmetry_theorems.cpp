@@ -10,6 +10,7 @@
 #include "gatelab/paper_a/layer.hpp"
 #include "gatelab/base/rng.hpp"
 #include "gatelab/paper_a/symmetry.hpp"
+#include "support/status_checks.hpp"
 
 using namespace gatelab;
 
@@ -101,8 +102,8 @@ TEST(GatedForm, IdentityGateEqualsSymmetricForm) {
   Layer symmetric(make_config(LayerKind::symmetric, Activation::identity, 1));
   symmetric.params() = gated.params();
   std::vector<float> a(rows * 3), b(rows * 3);
-  gated.forward(batch().data(), rows, a.data());
-  symmetric.forward(batch().data(), rows, b.data());
+  EXPECT_OK(gated.forward(batch().data(), rows, a.data()));
+  EXPECT_OK(symmetric.forward(batch().data(), rows, b.data()));
   EXPECT_LT(relative_gap(a.data(), b.data(), a.size()), 1e-6);
 }
 
@@ -113,8 +114,8 @@ TEST(GatedForm, Relu2KeepsDegreeTwoScaling) {
   scaled.params().q *= 3.0f;
   scaled.params().k /= 9.0f;
   std::vector<float> a(rows * 3), b(rows * 3);
-  layer.forward(batch().data(), rows, a.data());
-  scaled.forward(batch().data(), rows, b.data());
+  EXPECT_OK(layer.forward(batch().data(), rows, a.data()));
+  EXPECT_OK(scaled.forward(batch().data(), rows, b.data()));
   EXPECT_LT(relative_gap(a.data(), b.data(), a.size()), 1e-6);
 }
 
@@ -126,8 +127,8 @@ TEST(GatedForm, KeyValueScalingAlwaysHolds) {
     scaled.params().k *= -2.5f;
     scaled.params().v /= -2.5f;
     std::vector<float> x(rows * 3), y(rows * 3);
-    layer.forward(batch().data(), rows, x.data());
-    scaled.forward(batch().data(), rows, y.data());
+    EXPECT_OK(layer.forward(batch().data(), rows, x.data()));
+    EXPECT_OK(scaled.forward(batch().data(), rows, y.data()));
     EXPECT_LT(relative_gap(x.data(), y.data(), x.size()), 1e-6) << activation_name(activation_by_index(a));
   }
 }
@@ -138,7 +139,7 @@ TEST(GlobalQuery, IsAbsorbedIntoTheKeys) {
     const std::vector<float> w_q = random_batch(16, 5);
     std::vector<float> with_query(rows * 3), absorbed(rows * 3);
     forward_with_global_query(mlp, w_q.data(), batch().data(), rows, with_query.data());
-    absorb_global_query(mlp, w_q.data()).forward(batch().data(), rows, absorbed.data());
+    EXPECT_OK(absorb_global_query(mlp, w_q.data()).forward(batch().data(), rows, absorbed.data()));
     EXPECT_LT(relative_gap(with_query.data(), absorbed.data(), absorbed.size()), 1e-6);
   }
 }

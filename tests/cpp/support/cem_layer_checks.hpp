@@ -1,4 +1,4 @@
-// Checks shared by the tests of the CEM layers (attention, MLP and the standard baselines),
+// Checks shared by the tests of the layers (CEM attention and MLP, the standard baselines, paper A),
 // each run by several tests with their own configs and tolerances: the forward is T
 // preconditioned descent steps on the energy, the energy falls along them, the backward
 // matches finite differences, and the float layer's backward agrees with the double one's.
@@ -11,28 +11,10 @@
 #include <vector>
 
 #include "gatelab/cem/common.hpp"
-#include "gatelab/paper_a/layer.hpp"
 #include "support/cem_support.hpp"
 #include "support/status_checks.hpp"
 
 namespace cemtest {
-
-// A paper-A layer seen through the interface of the CEM layers (forward and backward return
-// an error string, backward writes the layer's own grads), so the same gradient checks run on
-// every layer of the library.
-template <class S>
-struct LayerUnderTest {
-  gatelab::LayerT<S>& layer;
-  std::string forward(const S* x, int n, S* out) {
-    layer.forward(x, n, out);
-    return "";
-  }
-  std::string backward(const S* x, int n, const S* grad_out, S* grad_x) {
-    layer.backward(x, n, grad_out, grad_x);
-    return "";
-  }
-  std::vector<gatelab::ParamView<S>> parameters() { return layer.parameters(); }
-};
 
 // forward() of a double layer and of its float copy (same parameters) against `steps` steps
 // of y ← y − η P ∇ε(y) from each token's input, with ∇ε by central differences of energy().
@@ -95,10 +77,10 @@ void expect_backward_matches_finite_differences(Layer64& layer, std::vector<doub
   std::vector<double> out(weights.size());
   grad_h.assign(h.size(), 0.0);
   auto loss = [&]() {
-    EXPECT_EQ(layer.forward(h.data(), n, out.data()), "");
+    EXPECT_OK(layer.forward(h.data(), n, out.data()));
     return weighted_sum(out, weights);
   };
-  ASSERT_EQ(layer.backward(h.data(), n, weights.data(), grad_h.data()), "");
+  ASSERT_OK(layer.backward(h.data(), n, weights.data(), grad_h.data()));
   expect_param_grads_match(layer.parameters(), loss, eps, tol);
   EXPECT_LE(rel_error(grad_h, numeric_gradient(h, loss, eps)), tol) << "grad_h";
 }

@@ -126,10 +126,10 @@ TEST(Trainer, AFullBatchStepIsAnAdamStepOnTheWholeSplit) {
     x[i * 3] = d.x_train(i, 0);
     x[i * 3 + 1] = d.x_train(i, 1);
   }
-  layer.forward(x.data(), n, out.data());
+  ASSERT_OK(layer.forward(x.data(), n, out.data()));
   evaluate_loss(o.loss, out.data(), d.y_train.data(), n, grad.data());
-  LayerParams grads;
-  layer.backward(x.data(), n, grad.data(), nullptr, grads);
+  ASSERT_OK(layer.backward(x.data(), n, grad.data(), nullptr));
+  LayerParams grads = layer.grads();
   Optimizer adam(o.optimizer, layer.parameter_count());
   ASSERT_TRUE(adam.step(layer.params(), grads).ok());
 
@@ -382,9 +382,9 @@ TEST(Trainer, GridIsTheLayerOnTheInputPlaneWithRowZeroOnTop) {
   ASSERT_TRUE(trainer.grid(5, 1.0f, grid.data()).ok());
   const float top_left[] = {-1.0f, 1.0f, 1.0f}, centre[] = {0.0f, 0.0f, 1.0f};
   float out;
-  trainer.layer().forward(top_left, 1, &out);
+  EXPECT_OK(trainer.layer().forward(top_left, 1, &out));
   EXPECT_EQ(grid[0], out);
-  trainer.layer().forward(centre, 1, &out);
+  EXPECT_OK(trainer.layer().forward(centre, 1, &out));
   EXPECT_EQ(grid[12], out);
   // Bad arguments are validate_grid's refusals, and nothing is written.
   std::vector<float> untouched(4, -3.0f);

@@ -11,8 +11,9 @@
 //   V: (m, d_out) for every kind; rows of x are tokens.
 // r = d_in makes the symmetric form the full bilinear attention MLP of A3. With Q = W_gate,
 // K = W_up and V = W_downᵀ a gated rank-1 layer is the Llama/SwiGLU MLP. The core never
-// throws: validate() a config before constructing, and the caller checks row counts against
-// max_rows(). Every class is a template on the scalar S: S = float is the library (Layer),
+// throws: like the CEM layers (cem/mlp.hpp), forward and backward check their inputs and return
+// a Status, and a layer built from an invalid config carries the problem as error(). Every
+// class is a template on the scalar S: S = float is the library (Layer),
 // through the raw-pointer kernels of matmul.hpp; S = double (Layer64) exists so the tests can
 // check gradients by finite differences.
 #pragma once
@@ -86,18 +87,20 @@ class LayerT {
  public:
   using Params = LayerParamsT<S>;
 
-  // Precondition: validate(config) is ok. Parameters are drawn from Pcg32(seed):
-  // Q and K ~ N(0, 1/d_in), V ~ N(0, 1/m), in that order (float draws, also for S = double).
+  // Never fails: an invalid config gives a layer without parameters whose error() is
+  // validate(config) and whose forward and backward return it. Parameters are drawn from
+  // Pcg32(seed): Q and K ~ N(0, 1/d_in), V ~ N(0, 1/m), in that order (float draws, also for S = double).
   explicit LayerT(const LayerConfig& config);
   LayerT(const LayerT& other);
   LayerT& operator=(const LayerT& other);
   ~LayerT();
 
+  const Status& error() const { return error_; }
   const LayerConfig& config() const { return config_; }
   const Params& params() const { return params_; }
   Params& params() { return params_; }
-  // The layer's own gradient buffers (shaped like params), which backward(x, rows, grad_out,
-  // grad_x) fills, as every layer of the library does; zero_grad() clears them.
+  // The layer's own gradient buffers (shaped like params), which backward fills, as every
+  // layer of the library does; zero_grad() clears them.
   const Params& grads() const { return grads_; }
   Params& grads() { return grads_; }
   void zero_grad();
@@ -109,21 +112,24 @@ class LayerT {
   // Largest number of rows one forward/backward call accepts (max_batch_floats bound).
   int max_rows() const;
 
-  // x: (rows, d_in) -> out: (rows, d_out)
-  void forward(const S* x, int rows, S* out) const;
+  // x: (rows, d_in) -> out: (rows, d_out). ok, or error(), or 'out-of-range' naming rows
+  // (1 ≤ rows ≤ max_rows()), or 'invalid-value' naming no field for a null buffer.
+  Status forward(const S* x, int rows, S* out) const;
 
-  // Given x and dL/d(out) (rows, d_out), writes dL/dx (rows, d_in; may be null) and sets
-  // grads (shaped like params) to dL/dQ, dL/dK, dL/dV; with accumulate, adds to them.
-  void backward(const S* x, int rows, const S* grad_out, S* grad_x, Params& grads, bool accumulate = false) const;
-  // The same into grads() (accumulate: add to them).
-  void backward(const S* x, int rows, const S* grad_out, S* grad_x, bool accumulate = false) {
-    backward(x, rows, grad_out, grad_x, grads_, accumulate);
-  }
+  // Given x and dL/d(out) (rows, d_out), writes dL/dx (rows, d_in; skipped when null) and sets
+  // grads() to dL/dQ, dL/dK, dL/dV; with accumulate, adds to them. Checks as forward does.
+  Status backward(const S* x, int rows, const S* grad_out, S* grad_x, bool accumulate = false);
+  // The same without the checks, for the library's own callers that have checked them once
+  // (a trainer's evaluation, the probes, the census): a valid layer, non-null buffers, and any
+  // rows ≥ 0 for forward (it works in chunks), rows ≤ max_rows() for backward.
+  void forward_unchecked(const S* x, int rows, S* out) const;
+  void backward_unchecked(const S* x, int rows, const S* grad_out, S* grad_x, bool accumulate = false);
 
   // forward that keeps every row's hidden intermediates, and the backward into grads() that
   // reads them instead of recomputing them when given the same x and rows (any other call in
   // between, or another x, makes it recompute): a transformer's training step, which keeps its
-  // activations anyway. The bits are those of forward and backward.
+  // activations anyway. The bits are those of forward and backward. Unchecked (the hot path):
+  // the caller has checked rows against max_rows(), as train_pass's caller has.
   void forward_keep(const S* x, int rows, S* out) const;
   void backward_kept(const S* x, int rows, const S* grad_out, S* grad_x, bool accumulate);
 
@@ -155,12 +161,14 @@ class LayerT {
 
  private:
   struct Workspace;
+  Status check(int rows, const void* in, const void* out) const;
   void compute_hidden(const S* x, int rows, Workspace& ws) const;
   // accumulate: add to grads (same shapes) instead of overwriting them.
   void backward_from_hidden(const S* x, int rows, const S* grad_out, S* grad_x, Params& grads, Workspace& ws,
                             bool accumulate) const;
 
   LayerConfig config_;
+  Status error_;
   Params params_;
   Params grads_;
   // Scratch reused across calls so a forward allocates nothing in the steady state.
