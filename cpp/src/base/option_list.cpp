@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "gatelab/base/activations.hpp"
 
@@ -53,6 +54,23 @@ std::string renamed_value(const std::string& name, const NameMap& renames) {
 
 }  // namespace
 
+std::string default_number(double v) {
+  // A float member's value is exactly a float: the shortest text whose float is that float (what
+  // the JS API passes crosses as that same float); else the shortest text whose double is v.
+  const bool single = std::isfinite(v) && static_cast<double>(static_cast<float>(v)) == v;
+  char text[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
+    const double back = std::strtod(text, nullptr);
+    if (single ? static_cast<float>(back) == static_cast<float>(v) : back == v) break;
+  }
+  return text;
+}
+
+std::string default_flag(bool v) { return v ? "true" : "false"; }
+
+std::string default_name(const std::string& name) { return json_string(name); }
+
 std::string option_catalogue_json(const OptionEntries& entries, const NameSets& names, const NameMap& renames) {
   std::string out = "{\"entries\":{";
   for (std::size_t e = 0; e < entries.size(); ++e) {
@@ -61,6 +79,12 @@ std::string option_catalogue_json(const OptionEntries& entries, const NameSets& 
       const OptionField& f = entries[e].fields[i];
       out += (i ? "," : "") + json_string(camel_case(f.name)) + ":{\"type\":" + json_string(option_type_name(f.type));
       if (!f.of.empty()) out += ",\"of\":" + json_string(f.of);
+      if (!f.def.empty()) {
+        // A name default is spelled as the API spells the name set's values.
+        const bool name = f.def.front() == '"';
+        out +=
+            ",\"default\":" + (name ? json_string(renamed_value(f.def.substr(1, f.def.size() - 2), renames)) : f.def);
+      }
       if (!std::isnan(f.min)) out += ",\"min\":" + json_number(f.min) + ",\"max\":" + json_number(f.max);
       out += "}";
     }

@@ -1,45 +1,58 @@
 // Paper B's layer makers (lab.cem.create*) and the energy grid of a CEM layer (docs/MATH.md §B).
+// Ranges are the constants cem/common.cpp checks; defaults are read from default-constructed configs
+// where the JS API uses the core's (heads: the API's default is 1 head, the config's 2, so none).
 #include "gatelab/cem/options.hpp"
 
+#include "gatelab/cem/attention.hpp"
 #include "gatelab/cem/common.hpp"
+#include "gatelab/cem/mlp.hpp"
+#include "gatelab/cem/probes.hpp"
 
 namespace gatelab {
 
 void add_cem_options(OptionEntries& entries, NameSets& names) {
   using T = OptionType;
-  const OptionField precond = {"precond", T::name, "preconditioners"};
+  const CemAttentionConfig attention;
+  const CemMlpConfig mlp;
+  const OptionField d = {"d", T::integer, "", {}, 1, cem_max_d};
+  const OptionField heads = {"heads", T::integer, "", {}, 1, cem_max_heads};
+  const OptionField hidden = {"hidden", T::integer, "", {}, 1, cem_max_hidden};
+  // β = 0 is the config's "1/√d_h"; the API leaves β out for it, so no default is stated.
+  const OptionField beta = {"beta", T::number, "", {}, 0, cem_max_beta};
+  const OptionField seed = {"seed", T::seed, "", default_number(double(attention.seed))};
+  const OptionField precond = {"precond", T::name, "preconditioners",
+                               default_name(cem_precond_name(attention.precond))};
+  // The rank's range depends on d (0 … min(d, cem_max_rank)).
   const OptionField precond_rank = {"precond_rank", T::integer};
   entries.push_back({"cem.createAttention",
-                     {{"d", T::integer},
-                      {"heads", T::integer},
-                      {"steps", T::integer},
-                      {"eta", T::number},
-                      {"beta", T::number},
-                      {"diagonal", T::name, "diagonals"},
+                     {d,
+                      heads,
+                      {"steps", T::integer, "", default_number(attention.steps), 1, cem_max_steps},
+                      {"eta", T::number, "", default_number(attention.eta)},
+                      beta,
+                      {"diagonal", T::name, "diagonals", default_name(cem_diagonal_name(attention.diagonal))},
                       precond,
                       precond_rank,
-                      {"seed", T::seed}}});
+                      seed}});
   entries.push_back({"cem.createMlp",
-                     {{"d", T::integer},
-                      {"hidden", T::integer},
-                      {"steps", T::integer},
-                      {"eta", T::number},
+                     {d,
+                      hidden,
+                      {"steps", T::integer, "", default_number(mlp.steps), 1, cem_max_steps},
+                      {"eta", T::number, "", default_number(mlp.eta)},
                       {"activation", T::name, "activations"},
                       {"beta", T::number},
                       precond,
                       precond_rank,
-                      {"seed", T::seed}}});
-  entries.push_back({"cem.createStandardAttention",
-                     {{"d", T::integer}, {"heads", T::integer}, {"beta", T::number}, {"seed", T::seed}}});
-  entries.push_back({"cem.createGatedMlp",
-                     {{"d", T::integer},
-                      {"hidden", T::integer},
-                      {"activation", T::name, "activations"},
-                      {"beta", T::number},
-                      {"seed", T::seed}}});
+                      seed}});
+  entries.push_back({"cem.createStandardAttention", {d, heads, beta, seed}});
   entries.push_back(
-      {"cem.energyGrid",
-       {{"min", T::number}, {"max", T::number}, {"G", T::integer}, {"origin", T::floats}, {"axes", T::floats}}});
+      {"cem.createGatedMlp", {d, hidden, {"activation", T::name, "activations"}, {"beta", T::number}, seed}});
+  entries.push_back({"cem.energyGrid",
+                     {{"min", T::number},
+                      {"max", T::number},
+                      {"G", T::integer, "", {}, 2, cem_max_grid},
+                      {"origin", T::floats},
+                      {"axes", T::floats}}});
 
   // A module's drawParams(names, options): the generator's seed and the draws' scale.
   entries.push_back({"cem.drawParams", {{"seed", T::seed}, {"scale", T::number}}});

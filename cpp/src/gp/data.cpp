@@ -48,12 +48,12 @@ Status validate(const GpDataConfig& c) {
     return out_of_range("length", "length must be in 1…" + std::to_string(gp_max_length) +
                                       " (length = " + std::to_string(c.length) + ")");
   }
-  if (!(c.length_scale >= 1e-3 && c.length_scale <= 1e3))
+  if (!(c.length_scale >= gp_min_scale && c.length_scale <= gp_max_scale))
     return out_of_range("length_scale", "length_scale must be in [0.001, 1000]");
-  if (!(c.signal_var >= 1e-3 && c.signal_var <= 1e3))
+  if (!(c.signal_var >= gp_min_scale && c.signal_var <= gp_max_scale))
     return out_of_range("signal_var", "signal_var must be in [0.001, 1000]");
   // σ > 0 keeps K + σ²I well conditioned for every draw of the inputs.
-  if (!(c.noise_std >= 1e-3 && c.noise_std <= 10.0))
+  if (!(c.noise_std >= gp_min_noise_std && c.noise_std <= gp_max_noise_std))
     return out_of_range("noise_std", "noise_std must be in [0.001, 10]");
   if (c.inputs != GpInputs::uniform && c.inputs != GpInputs::normal)
     return invalid_value("inputs", "inputs must be uniform or normal");

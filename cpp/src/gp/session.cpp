@@ -17,12 +17,14 @@ Status gp_validate_steps_per_call(int steps) {
 
 Status validate(const GpTrainConfig& c, const GpModelSpec& spec) {
   if (Status e = validate(c.data); !e.ok()) return e.within("data");
-  if (c.batch < 1 || c.batch > 1024)
-    return out_of_range("batch", "batch must be in 1…1024 (batch = " + std::to_string(c.batch) + ")");
+  if (c.batch < 1 || c.batch > gp_max_batch)
+    return out_of_range(
+        "batch", "batch must be in 1…" + std::to_string(gp_max_batch) + " (batch = " + std::to_string(c.batch) + ")");
   if (!(c.lr > 0.0f && c.lr <= 1.0f)) return out_of_range("lr", "lr must be in (0, 1]");
   if (!(c.weight_decay >= 0.0f && c.weight_decay <= 1.0f))
     return out_of_range("weight_decay", "weight_decay must be in [0, 1]");
-  if (!(c.clip_norm >= 0.0f && c.clip_norm <= 1e6f)) return out_of_range("clip_norm", "clip_norm must be in [0, 1e6]");
+  if (!(c.clip_norm >= 0.0f && c.clip_norm <= max_clip_norm))
+    return out_of_range("clip_norm", "clip_norm must be in [0, 1e6]");
   if (c.warmup < 0 || c.decay_steps < 0) return invalid_value("", "warmup and decay_steps must not be negative");
   if (spec.steps < 1 || spec.steps > cem_max_steps) {
     return out_of_range("steps", "steps must be in 1…" + std::to_string(cem_max_steps) +

@@ -59,8 +59,10 @@ Status validate(const CensusOptions& o) {
   if (o.kinds.empty()) return out_of_range("kinds", "kinds must list at least one kind");
   if (o.ranks.empty()) return out_of_range("ranks", "ranks must list at least one rank");
   if (!(o.threshold > 0 && o.threshold < 1)) return out_of_range("threshold", "threshold must be a number in (0, 1)");
-  if (o.inputs < 0 || o.inputs > 4096)
-    return out_of_range("inputs", "inputs must be an integer from 0 (automatic) to 4096");
+  if (o.inputs < 0 || o.inputs > max_census_inputs) {
+    return out_of_range("inputs",
+                        "inputs must be an integer from 0 (automatic) to " + std::to_string(max_census_inputs));
+  }
   const std::size_t acts = o.activations.empty() ? activation_count : o.activations.size();
   if (o.kinds.size() * acts * o.ranks.size() > static_cast<std::size_t>(max_census_rows)) {
     return invalid_value("", "the census would have more than " + std::to_string(max_census_rows) + " rows");

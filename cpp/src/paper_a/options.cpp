@@ -1,8 +1,12 @@
-// Paper A's entry points: lab.createLayer, lab.census and lab.rankApprox (docs/MATH.md §A).
+// Paper A's entry points: lab.createLayer, lab.census and lab.rankApprox (docs/MATH.md §A). Ranges
+// are the constants the checks read (layer.cpp, census.cpp, rank_approx.cpp); defaults are read
+// from default-constructed options.
 #include "gatelab/paper_a/options.hpp"
 
 #include "gatelab/base/activations.hpp"
+#include "gatelab/paper_a/census.hpp"
 #include "gatelab/paper_a/labels.hpp"
+#include "gatelab/paper_a/rank_approx.hpp"
 
 namespace gatelab {
 
@@ -12,32 +16,34 @@ void add_paper_a_options(OptionEntries& entries, NameSets& names) {
   entries.push_back({"createLayer",
                      {{"kind", T::name, "kinds"},
                       {"activation", T::name, "activations"},
-                      {"beta", T::number, "", -beta, beta},
-                      {"d_in", T::integer, "", 1, dim},
-                      {"hidden", T::integer, "", 1, dim},
-                      {"d_out", T::integer, "", 1, dim},
+                      {"beta", T::number, "", {}, -beta, beta},
+                      {"d_in", T::integer, "", {}, 1, dim},
+                      {"hidden", T::integer, "", {}, 1, dim},
+                      {"d_out", T::integer, "", {}, 1, dim},
                       {"rank", T::integer},
                       {"seed", T::seed},
-                      {"symmetrize", T::number, "", 0, 1}}});
+                      {"symmetrize", T::number, "", {}, 0, 1}}});
+  const CensusOptions census;
   entries.push_back({"census",
                      {{"kinds", T::list, "kinds"},
                       {"activations", T::list, "activations"},
                       {"ranks", T::list},
-                      {"d_in", T::integer},
-                      {"hidden", T::integer},
-                      {"d_out", T::integer},
-                      {"inputs", T::integer},
-                      {"beta", T::number},
-                      {"seed", T::seed},
-                      {"threshold", T::number}}});
+                      {"d_in", T::integer, "", default_number(census.d_in), 1, dim},
+                      {"hidden", T::integer, "", default_number(census.hidden), 1, dim},
+                      {"d_out", T::integer, "", default_number(census.d_out), 1, dim},
+                      {"inputs", T::integer, "", default_number(census.inputs), 0, max_census_inputs},
+                      {"beta", T::number, "", default_number(census.beta), -beta, beta},
+                      {"seed", T::seed, "", default_number(double(census.seed))},
+                      {"threshold", T::number, "", default_number(census.threshold)}}});
+  const RankApproxOptions approx;
   entries.push_back({"rankApprox",
-                     {{"activation", T::name, "activations"},
-                      {"beta", T::number},
-                      {"d_in", T::integer},
-                      {"hidden", T::integer},
-                      {"d_out", T::integer},
-                      {"inputs", T::integer},
-                      {"seed", T::seed}}});
+                     {{"activation", T::name, "activations", default_name(activation_name(approx.activation.kind))},
+                      {"beta", T::number, "", default_number(approx.activation.beta), -beta, beta},
+                      {"d_in", T::integer, "", default_number(approx.d_in), 1, max_rank_approx_dim},
+                      {"hidden", T::integer, "", default_number(approx.hidden), 1, dim},
+                      {"d_out", T::integer, "", default_number(approx.d_out), 1, dim},
+                      {"inputs", T::integer, "", default_number(approx.inputs), 1, max_rank_approx_inputs},
+                      {"seed", T::seed, "", default_number(double(approx.seed))}}});
 
   // What readers see, index by index with the kinds and the activations (for figures drawn
   // before the module loads): the kind labels, activation labels and short labels, and the gated

@@ -42,7 +42,7 @@ Status validate(const LmConfig& c, const CharCorpus& corpus) {
     return invalid_value("", "the corpus is too short for context " + std::to_string(c.context));
   }
   if (c.warmup < 0 || c.decay_steps < 0) return invalid_value("", "warmup and decay_steps must be ≥ 0");
-  if (!(c.mlp_init_rms >= 0.0f && c.mlp_init_rms <= 1e3f))
+  if (!(c.mlp_init_rms >= 0.0f && c.mlp_init_rms <= max_lm_mlp_init_rms))
     return out_of_range("mlp_init_rms", "mlp_init_rms must be in [0, 1000]");
   if (Status e = validate(c.optimizer); !e.ok()) return e.within("optimizer");
   const CemTransformerConfig m = lm_model_config(c, corpus);

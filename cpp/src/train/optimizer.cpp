@@ -42,9 +42,9 @@ Status validate(const OptimizerOptions& o) {
   if (!(o.beta1 >= 0.0f && o.beta1 < 1.0f)) return out_of_range("beta1", "beta1 must be a number in [0, 1)");
   if (!(o.beta2 >= 0.0f && o.beta2 < 1.0f)) return out_of_range("beta2", "beta2 must be a number in [0, 1)");
   if (!(o.epsilon > 0.0f && o.epsilon <= 1.0f)) return out_of_range("epsilon", "epsilon must be a number in (0, 1]");
-  if (!(o.weight_decay >= 0.0f && o.weight_decay <= 1.0f))
+  if (!(o.weight_decay >= 0.0f && o.weight_decay <= max_weight_decay))
     return out_of_range("weight_decay", "weight_decay must be a number in [0, 1]");
-  if (!(o.clip_norm >= 0.0f && o.clip_norm <= 1e6f))
+  if (!(o.clip_norm >= 0.0f && o.clip_norm <= max_clip_norm))
     return out_of_range("clip_norm", "clip_norm must be 0 (off) or a number in (0, 1000000]");
   return {};
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { catalogueSource, CATALOGUE_FILE } from '../../../scripts/catalogue.mjs';
 import { NAMES, OPTIONS } from '../../../web/lib/catalogue.js';
 import { GateLabError, loadGateLab } from '../../../web/lib/gatelab.js';
+import { runsOf } from '../../../web/components/paper-a/lm/lm-schema.js';
 
 const lab = await loadGateLab();
 
@@ -124,4 +125,83 @@ test('every entry point the tests call is in the catalogue, and each valid call 
   assert.throws(() => lab.datasets.make('moons'), (e) => e.argument === 'task');
   const curve = lab.activationCurve('relu', { min: -1, max: 1, n: 4, beta: 1 });
   assert.equal(curve.z.length, 4);
+});
+
+/** The message of a call that must throw out-of-range, naming `argument`. */
+function refused(call, argument) {
+  try {
+    call();
+  } catch (e) {
+    assert.ok(e instanceof GateLabError, String(e));
+    assert.equal(e.code, 'out-of-range', e.message);
+    assert.equal(e.argument, argument, e.message);
+    return e.message;
+  }
+  assert.fail(`${argument}: no error`);
+}
+
+test('an integer option just outside the catalogue\'s range is refused quoting that range, on both sides', () => {
+  const corpus = lab.lm.createCorpus(corpusText);
+  const cases = [
+    ['race', 'steps', (v) => lab.race({ steps: v, seeds: 1 })],
+    ['race', 'seeds', (v) => lab.race({ steps: 2, seeds: v })],
+    ['datasets.make', 'count', (v) => lab.datasets.make('xor', { count: v })],
+    ['createTrainer', 'batchSize', (v) => lab.createTrainer({ kind: 'gated', batchSize: v })],
+    ['census', 'inputs', (v) => lab.census({ kinds: ['gated'], activations: ['relu'], inputs: v })],
+    ['rankApprox', 'dIn', (v) => lab.rankApprox({ dIn: v })],
+    ['gp', 'dx', (v) => lab.gp.sample({ dx: v })],
+    ['lm.createSession', 'context', (v) => lab.lm.createSession({ corpus, d: 8, heads: 2, context: v })],
+    ['lm.createSession', 'layers', (v) => lab.lm.createSession({ corpus, d: 8, heads: 2, layers: v })],
+  ];
+  for (const [entry, option, call] of cases) {
+    const { min, max } = OPTIONS[entry][option];
+    assert.ok(Number.isInteger(min) && Number.isInteger(max), `${entry}.${option} states its range`);
+    for (const v of [min - 1, max + 1]) {
+      const message = refused(() => call(v), `options.${option}`);
+      assert.match(message, new RegExp(`from ${min} to ${max}`), `${entry}.${option}`);
+    }
+  }
+  corpus.dispose();
+  assert.equal(lab.liveObjects(), 0);
+});
+
+test('the catalogue states the ranges the core checks for every cap-limited integer option', () => {
+  const stated = (entry) => Object.keys(OPTIONS[entry]).filter((k) => OPTIONS[entry][k].min !== undefined);
+  for (const entry of ['cem.createAttention', 'cem.createStandardAttention']) {
+    assert.deepEqual(stated(entry), ['d', 'heads', 'steps', 'beta'].filter((k) => k in OPTIONS[entry]), entry);
+  }
+  assert.deepEqual(stated('race').slice(0, 4), ['steps', 'seeds', 'budget', 'mlpHidden']);
+  assert.deepEqual(stated('gp').filter((k) => OPTIONS.gp[k].type === 'integer'),
+    ['dx', 'length', 'steps', 'd', 'layers', 'heads', 'batch']);
+});
+
+test('a default in the catalogue is what the library uses when the option is left out', () => {
+  const trainer = lab.createTrainer({ kind: 'gated', data: { count: 16 } });
+  for (const [name, { default: value }] of Object.entries(OPTIONS.createTrainer)) {
+    if (value !== undefined) assert.equal(trainer.options[name], value, `createTrainer.${name}`);
+  }
+  const given = (entry, name) => OPTIONS[entry][name].default;
+  assert.equal(trainer.options.data.task, given('trainer.data', 'task'));
+  assert.equal(trainer.options.data.count, 16);
+  // bestFactors with nothing given equals bestFactors with the catalogue's defaults given.
+  const defaults = Object.fromEntries(Object.entries(OPTIONS['trainer.bestFactors']).map(([k, f]) => [k, f.default]));
+  assert.deepEqual(trainer.bestFactors(), trainer.bestFactors(defaults));
+  trainer.dispose();
+  const made = lab.datasets.make('xor');
+  assert.equal(made.xTrain.length / 2 + made.xTest.length / 2, given('datasets.make', 'count'));
+  const census = { kinds: ['gated'], activations: ['relu'] };
+  const censusDefaults = Object.fromEntries(['dIn', 'hidden', 'dOut', 'inputs', 'beta', 'seed', 'threshold']
+    .map((k) => [k, given('census', k)]));
+  assert.deepEqual(lab.census(census), lab.census({ ...census, ...censusDefaults }));
+  const approxDefaults = Object.fromEntries(Object.entries(OPTIONS.rankApprox).map(([k, f]) => [k, f.default]));
+  assert.deepEqual(lab.rankApprox(), lab.rankApprox(approxDefaults));
+  assert.equal(lab.liveObjects(), 0);
+});
+
+test('<gatelab-lm>\'s session options name every option of lm.createSession the runner sets', () => {
+  const [run] = runsOf({ models: 'swiglu,ffn-gelu', seeds: 1, seed: 3, steps: 100 });
+  // corpus is given by the figure; mlpInitRms is set from the reference run, as the runner does.
+  const set = Object.keys(OPTIONS['lm.createSession']).filter((k) => !['corpus', 'mlpInitRms'].includes(k));
+  assert.deepEqual(Object.keys(run.options).sort(), set.sort());
+  assert.deepEqual(Object.keys(run.options.mlp).sort(), ['activation', 'hidden', 'kind', 'rank', 'symmetrize']);
 });

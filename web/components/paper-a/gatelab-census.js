@@ -7,6 +7,7 @@
 // Bars: measured (filled) and predicted (line) per activation and kind. Right: the selected
 // row's Jacobian spectrum, where the gap between kept and null directions is plain to see.
 // Below: the full table; its rows select the spectrum.
+import { OPTIONS } from '../../lib/catalogue.js';
 import { GateLabFigure } from '../base/gatelab-figure.js';
 import { createButton, createReseedButton, createSelect } from '../base/controls.js';
 import { WorkerRun } from '../runner/worker-run.js';
@@ -43,10 +44,11 @@ export class GateLabCensus extends GateLabFigure {
   static styles = STYLES;
   static schema = {
     rank: { type: 'integer', default: 1, min: 1, max: 2 },
-    dIn: { type: 'integer', default: 4, min: 2, max: 6 },
-    units: { type: 'integer', default: 3, min: 1, max: 6 },
-    dOut: { type: 'integer', default: 3, min: 1, max: 4 },
-    seed: { type: 'integer', default: 1, min: 0, max: 4294967295 },
+    // The layer's defaults are lab.census's, the core's (web/lib/catalogue.js); the limits keep it drawable.
+    dIn: { type: 'integer', default: OPTIONS.census.dIn.default, min: 2, max: 6 },
+    units: { type: 'integer', default: OPTIONS.census.hidden.default, min: 1, max: 6 },
+    dOut: { type: 'integer', default: OPTIONS.census.dOut.default, min: 1, max: 4 },
+    seed: { type: 'integer', default: OPTIONS.census.seed.default, min: 0, max: 4294967295 },
     selected: { type: 'string', default: 'gated:silu', pattern: new RegExp(`^${kindActivationPattern()}$`) },
   };
 

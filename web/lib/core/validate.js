@@ -96,6 +96,14 @@ export function rangeOf(entry, option) {
   return min === undefined ? {} : { min, max };
 }
 
+/**
+ * The core's value for an option the caller leaves out, from the catalogue (read from the core's default
+ * config): undefined when the core states none (a required option, or one whose default depends on others).
+ */
+export function defaultOf(entry, option) {
+  return OPTIONS[entry][option].default;
+}
+
 /** An options object (undefined gives {}) whose every key is an option of the catalogue's entry. */
 export function optionsOf(argument, value, entry) {
   return knownOptions(argument, plainObject(argument, value), entry);

@@ -5,7 +5,7 @@
 // arrays and throws GateLabError. installGp(core) returns lab.gp. Types: gp.d.ts.
 import { NAMES, OPTIONS as CATALOGUE } from '../catalogue.js';
 import { throwCoreError } from '../core/errors.js';
-import { boolean, finiteNumber, integer, oneOf, optionsOf, seedOf } from '../core/validate.js';
+import { boolean, finiteNumber, integer, oneOf, optionsOf, rangeOf, seedOf } from '../core/validate.js';
 import { GpSession, queryCount, sequenceOf } from './session.js';
 
 export const GP_DEFAULTS = Object.freeze({
@@ -24,11 +24,14 @@ const CHOICES = Object.fromEntries(ofType('name').map((k) => [k, NAMES[CATALOGUE
 const DIAGONAL_ALIASES = { per_head: 'per-head' };
 const OPTIONS = { argument: 'options', prefix: 'options', fields: Object.keys(GP_DEFAULTS) };
 
-/** Every field of GP_DEFAULTS, type-checked (ranges are the core's to check). */
+/** Every field of GP_DEFAULTS, type-checked (the numbers' ranges are the core's to check). */
 function fullOptions(options) {
   const o = optionsOf('options', options, 'gp');
   const out = { ...GP_DEFAULTS };
-  for (const k of INTEGERS) if (o[k] !== undefined) out[k] = integer(`options.${k}`, o[k], { min: 0 });
+  // An integer the core checks in a fixed range is checked in that range (the catalogue's), the rest from 0.
+  for (const k of INTEGERS) {
+    if (o[k] !== undefined) out[k] = integer(`options.${k}`, o[k], { min: 0, ...rangeOf('gp', k) });
+  }
   if (o.seed !== undefined) out.seed = seedOf('options.seed', o.seed);
   for (const k of NUMBERS) if (o[k] !== undefined) out[k] = finiteNumber(`options.${k}`, o[k]);
   if (o.learnEta !== undefined) out.learnEta = boolean('options.learnEta', o.learnEta);

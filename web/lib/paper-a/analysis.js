@@ -5,28 +5,37 @@
 import { throwCoreError } from '../core/errors.js';
 import { using } from '../core/handles.js';
 import {
-  fail, finiteNumber, floatArray, integer, listOf, oneOf, optional, optionsOf, seedOf,
+  defaultOf, fail, finiteNumber, floatArray, integer, listOf, oneOf, optional, optionsOf, rangeOf, seedOf,
 } from '../core/validate.js';
 import { layerHandle } from './layer.js';
 
 const OPTIONS = { argument: 'options', prefix: 'options' };
 
+/** options.<name> of a catalogue entry: the core's default when left out, else an integer in the core's range. */
+function integerOption(o, entry) {
+  return (name) => optional(o[name], defaultOf(entry, name),
+    (v) => integer(`options.${name}`, v, rangeOf(entry, name)));
+}
+
 /** The symmetry census: one row per kind × activation × rank. */
 export function census(core, options) {
   const m = core.module;
   const o = optionsOf('options', options, 'census');
+  const int = integerOption(o, 'census');
   const c = {
     // Empty: the core's default, paper A's three kinds (bigated, docs/MATH.md §A23, when named).
     kinds: listOf('options.kinds', o.kinds, [], (a, v) => oneOf(a, v, core.kinds)).join(','),
     activations: listOf('options.activations', o.activations, [], (a, v) => oneOf(a, v, core.activations)).join(','),
-    ranks: listOf('options.ranks', o.ranks, [1], (a, v) => integer(a, v, { max: 4096 })).join(','),
-    dIn: optional(o.dIn, 4, (v) => integer('options.dIn', v)),
-    hidden: optional(o.hidden, 3, (v) => integer('options.hidden', v)),
-    dOut: optional(o.dOut, 3, (v) => integer('options.dOut', v)),
-    inputs: optional(o.inputs, 0, (v) => integer('options.inputs', v, { min: 0, max: 4096 })),
-    beta: optional(o.beta, 1, (v) => finiteNumber('options.beta', v)),
-    seed: seedOf('options.seed', o.seed, 1),
-    threshold: optional(o.threshold, 1e-12, (v) => finiteNumber('options.threshold', v)),
+    // A rank is at most d_in (the core checks it against the given d_in).
+    ranks: listOf('options.ranks', o.ranks, [1], (a, v) => integer(a, v, { max: rangeOf('census', 'dIn').max }))
+      .join(','),
+    dIn: int('dIn'),
+    hidden: int('hidden'),
+    dOut: int('dOut'),
+    inputs: int('inputs'),
+    beta: optional(o.beta, defaultOf('census', 'beta'), (v) => finiteNumber('options.beta', v)),
+    seed: seedOf('options.seed', o.seed, defaultOf('census', 'seed')),
+    threshold: optional(o.threshold, defaultOf('census', 'threshold'), (v) => finiteNumber('options.threshold', v)),
   };
   throwCoreError(m._paValidateCensus(c), OPTIONS);
   return using(m._paRunCensus(c), (run) => {
@@ -46,14 +55,16 @@ export function census(core, options) {
 export function rankApprox(core, options) {
   const m = core.module;
   const o = optionsOf('options', options, 'rankApprox');
+  const int = integerOption(o, 'rankApprox');
   const r = {
-    activation: optional(o.activation, 'relu', (v) => oneOf('options.activation', v, core.activations)),
-    beta: optional(o.beta, 1, (v) => finiteNumber('options.beta', v)),
-    dIn: optional(o.dIn, 6, (v) => integer('options.dIn', v, { max: m._maxRankApproxDim })),
-    hidden: optional(o.hidden, 4, (v) => integer('options.hidden', v)),
-    dOut: optional(o.dOut, 2, (v) => integer('options.dOut', v)),
-    inputs: optional(o.inputs, 256, (v) => integer('options.inputs', v, { max: 4096 })),
-    seed: seedOf('options.seed', o.seed, 1),
+    activation: optional(o.activation, defaultOf('rankApprox', 'activation'),
+      (v) => oneOf('options.activation', v, core.activations)),
+    beta: optional(o.beta, defaultOf('rankApprox', 'beta'), (v) => finiteNumber('options.beta', v)),
+    dIn: int('dIn'),
+    hidden: int('hidden'),
+    dOut: int('dOut'),
+    inputs: int('inputs'),
+    seed: seedOf('options.seed', o.seed, defaultOf('rankApprox', 'seed')),
   };
   throwCoreError(m._paValidateRankApprox(r), OPTIONS);
   const width = m._paRankRow;  // values per row of the core's table (rank_approx_table)

@@ -5,7 +5,7 @@
 // for bit here, in a worker, in another browser and in the native experiment runner.
 import { throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { boolean, fail, finiteNumber, integer, oneOf, optional, optionsOf, seedOf } from '../core/validate.js';
+import { boolean, fail, finiteNumber, integer, oneOf, optional, optionsOf, rangeOf, seedOf } from '../core/validate.js';
 
 export const SPLITS = Object.freeze(['train', 'dev', 'validation']);
 const MAX_STEPS_PER_CALL = 10000;
@@ -180,10 +180,12 @@ export function installLm(core) {
       if (!(o.corpus instanceof LmCorpus)) {
         fail('options.corpus', 'a corpus made by lab.lm.createCorpus', o.corpus, 'invalid-type');
       }
-      const d = optional(o.d, DEFAULTS.d, (v) => integer('options.d', v));
+      const range = (name) => rangeOf('lm.createSession', name);
+      const d = optional(o.d, DEFAULTS.d, (v) => integer('options.d', v, range('d')));
       const mlp = mlpOptions(core, o.mlp, d);
       const num = (name) => optional(o[name], DEFAULTS[name], (v) => finiteNumber(`options.${name}`, v));
-      const int = (name) => optional(o[name], DEFAULTS[name], (v) => integer(`options.${name}`, v, { min: 0 }));
+      const int = (name) => optional(o[name], DEFAULTS[name],
+        (v) => integer(`options.${name}`, v, { min: 0, ...range(name) }));
       const resolved = { d, layers: int('layers'), heads: int('heads'), mlp, context: int('context'),
         batch: int('batch'),
         optimizer: optional(o.optimizer, DEFAULTS.optimizer, (v) => oneOf('options.optimizer', v, optimizers)),

@@ -4,8 +4,10 @@
 // expect. Ranges and caps are then checked again by the C++ core, which owns them.
 import { NAMES } from '../catalogue.js';
 import { GateLabError } from '../core/errors.js';
-import { boolean, fail, finiteNumber, floatArray, integer, oneOf, optional, optionsOf, plainObject, seedOf }
-  from '../core/validate.js';
+import {
+  boolean, defaultOf, fail, finiteNumber, floatArray, integer, oneOf, optional, optionsOf, plainObject, rangeOf,
+  seedOf,
+} from '../core/validate.js';
 
 // The name sets are the core's (web/lib/catalogue.js, generated from the C++ name functions).
 export const TASKS = NAMES.tasks;
@@ -47,17 +49,21 @@ export function dataOptions(core, task, options, prefix) {
   oneOf(nested ? `${prefix}.task` : 'task', task, TASKS);
   const o = optionsOf(prefix, options, nested ? 'trainer.data' : 'datasets.make');
   const teacher = optionsOf(`${prefix}.teacher`, o.teacher, 'datasets.teacher');
+  // Defaults and ranges are the core's (web/lib/catalogue.js, from DatasetOptions and its checks).
+  const given = (name) => defaultOf('datasets.make', name);
+  const taught = (name) => defaultOf('datasets.teacher', name);
   const data = {
     task,
-    count: optional(o.count, 200, (v) => integer(`${prefix}.count`, v, { min: 4, max: core.module._maxDatasetPoints })),
-    noise: number(`${prefix}.noise`, o.noise, 0.1),
-    trainFraction: number(`${prefix}.trainFraction`, o.trainFraction, 0.5),
-    seed: seedOf(`${prefix}.seed`, o.seed),
-    teacherKind: optional(teacher.kind, 'gated', (v) => oneOf(`${prefix}.teacher.kind`, v, core.kinds)),
-    teacherActivation: activation(core, `${prefix}.teacher.activation`, teacher.activation, 'relu'),
-    teacherBeta: number(`${prefix}.teacher.beta`, teacher.beta, 1),
-    teacherHidden: optional(teacher.hidden, 8, (v) => integer(`${prefix}.teacher.hidden`, v)),
-    teacherRank: optional(teacher.rank, 1, (v) => integer(`${prefix}.teacher.rank`, v)),
+    count: optional(o.count, given('count'),
+      (v) => integer(`${prefix}.count`, v, rangeOf('datasets.make', 'count'))),
+    noise: number(`${prefix}.noise`, o.noise, given('noise')),
+    trainFraction: number(`${prefix}.trainFraction`, o.trainFraction, given('trainFraction')),
+    seed: seedOf(`${prefix}.seed`, o.seed, given('seed')),
+    teacherKind: optional(teacher.kind, taught('kind'), (v) => oneOf(`${prefix}.teacher.kind`, v, core.kinds)),
+    teacherActivation: activation(core, `${prefix}.teacher.activation`, teacher.activation, taught('activation')),
+    teacherBeta: number(`${prefix}.teacher.beta`, teacher.beta, taught('beta')),
+    teacherHidden: optional(teacher.hidden, taught('hidden'), (v) => integer(`${prefix}.teacher.hidden`, v)),
+    teacherRank: optional(teacher.rank, taught('rank'), (v) => integer(`${prefix}.teacher.rank`, v)),
   };
   if (!(data.trainFraction > 0 && data.trainFraction <= 1)) {
     fail(`${prefix}.trainFraction`, 'a number in (0, 1]', data.trainFraction, 'out-of-range');
@@ -75,24 +81,28 @@ export function dataOptions(core, task, options, prefix) {
 /** Trainer options (layer, loss, optimizer, batches) → PaTrainOptions. kind may be preset (race). */
 export function trainOptions(core, o, { kind } = {}) {
   const m = core.module;
+  // Defaults and ranges are the core's (web/lib/catalogue.js, from TrainerOptions and its checks).
+  const given = (name) => defaultOf('createTrainer', name);
+  const range = (name) => rangeOf('createTrainer', name);
   const train = {
     kind: kind ?? oneOf('options.kind', o.kind, core.kinds),
-    activation: activation(core, 'options.activation', o.activation, 'relu'),
-    beta: number('options.beta', o.beta, 1),
-    hidden: optional(o.hidden, 8, (v) => integer('options.hidden', v, { max: m._maxTrainerUnits })),
-    rank: optional(o.rank, 1, (v) => integer('options.rank', v)),
-    symmetrize: number('options.symmetrize', o.symmetrize, 0),
-    seed: seedOf('options.seed', o.seed),
-    biasFeature: optional(o.biasFeature, true, (v) => boolean('options.biasFeature', v)),
-    loss: optional(o.loss, 'cross_entropy', (v) => oneOf('options.loss', v, LOSSES)),
-    optimizer: optional(o.optimizer, 'adam', (v) => oneOf('options.optimizer', v, OPTIMIZERS)),
-    learningRate: number('options.learningRate', o.learningRate, 0.01),
-    momentum: number('options.momentum', o.momentum, 0.9),
-    beta1: number('options.beta1', o.beta1, 0.9),
-    beta2: number('options.beta2', o.beta2, 0.999),
-    epsilon: number('options.epsilon', o.epsilon, 1e-8),
-    batchSize: optional(o.batchSize, 32, (v) => integer('options.batchSize', v, { min: 0, max: m._maxDatasetPoints })),
-    evalEvery: optional(o.evalEvery, 1, (v) => integer('options.evalEvery', v, { max: m._maxStepsPerCall })),
+    activation: activation(core, 'options.activation', o.activation, given('activation')),
+    beta: number('options.beta', o.beta, given('beta')),
+    // hidden · rank is capped, so hidden alone at most the cap (rank 1).
+    hidden: optional(o.hidden, given('hidden'), (v) => integer('options.hidden', v, { max: m._maxTrainerUnits })),
+    rank: optional(o.rank, given('rank'), (v) => integer('options.rank', v)),
+    symmetrize: number('options.symmetrize', o.symmetrize, given('symmetrize')),
+    seed: seedOf('options.seed', o.seed, given('seed')),
+    biasFeature: optional(o.biasFeature, given('biasFeature'), (v) => boolean('options.biasFeature', v)),
+    loss: optional(o.loss, given('loss'), (v) => oneOf('options.loss', v, LOSSES)),
+    optimizer: optional(o.optimizer, given('optimizer'), (v) => oneOf('options.optimizer', v, OPTIMIZERS)),
+    learningRate: number('options.learningRate', o.learningRate, given('learningRate')),
+    momentum: number('options.momentum', o.momentum, given('momentum')),
+    beta1: number('options.beta1', o.beta1, given('beta1')),
+    beta2: number('options.beta2', o.beta2, given('beta2')),
+    epsilon: number('options.epsilon', o.epsilon, given('epsilon')),
+    batchSize: optional(o.batchSize, given('batchSize'), (v) => integer('options.batchSize', v, range('batchSize'))),
+    evalEvery: optional(o.evalEvery, given('evalEvery'), (v) => integer('options.evalEvery', v, range('evalEvery'))),
   };
   if (!(train.learningRate > 0 && train.learningRate <= m._maxLearningRate)) {
     fail('options.learningRate', `a number in (0, ${m._maxLearningRate}]`, train.learningRate, 'out-of-range');
@@ -100,8 +110,8 @@ export function trainOptions(core, o, { kind } = {}) {
   return train;
 }
 
-/** The dataset part of trainer/race options: options.data = { task, ... } (task default 'circle'). */
+/** The dataset part of trainer/race options: options.data = { task, ... } (task: the core's default). */
 export function nestedData(core, o) {
   const d = plainObject('options.data', o.data);
-  return dataOptions(core, d.task ?? 'circle', d, 'options.data');
+  return dataOptions(core, d.task ?? defaultOf('trainer.data', 'task'), d, 'options.data');
 }

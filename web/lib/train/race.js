@@ -6,7 +6,7 @@ import { throwCoreError } from '../core/errors.js';
 import { using } from '../core/handles.js';
 import { GateLabError } from '../core/errors.js';
 import {
-  finiteNumber, integer, knownOptions, listOf, oneOf, optional, optionsOf, plainObject,
+  defaultOf, finiteNumber, integer, knownOptions, listOf, oneOf, optional, optionsOf, plainObject, rangeOf,
 } from '../core/validate.js';
 import { nestedData, trainOptions } from './options.js';
 
@@ -55,14 +55,18 @@ export function race(core, options) {
       + '({ kind, activation, symmetrize })', { argument: 'options.symmetrize', code: 'unsupported' });
   }
   knownOptions('options', o, 'race');
-  const steps = optional(o.steps, 1000, (v) => integer('options.steps', v, { max: m._maxRaceSteps }));
+  // Defaults and ranges are the core's (web/lib/catalogue.js, from RaceOptions and its checks).
+  const int = (name) => optional(o[name], defaultOf('race', name),
+    (v) => integer(`options.${name}`, v, rangeOf('race', name)));
+  const steps = int('steps');
   const raceOptions = {
     models: raceModels(core, o.models),
-    widthRule: optional(o.widthRule, 'budget', (v) => oneOf('options.widthRule', v, NAMES.widthRules)),
+    widthRule: optional(o.widthRule, defaultOf('race', 'widthRule'),
+      (v) => oneOf('options.widthRule', v, NAMES.widthRules)),
     steps,
-    seeds: optional(o.seeds, 3, (v) => integer('options.seeds', v, { max: m._maxRaceSeeds })),
-    budget: optional(o.budget, 128, (v) => integer('options.budget', v, { max: m._maxRaceBudget })),
-    mlpHidden: optional(o.mlpHidden, 32, (v) => integer('options.mlpHidden', v, { max: m._maxTrainerUnits })),
+    seeds: int('seeds'),
+    budget: int('budget'),
+    mlpHidden: int('mlpHidden'),
   };
   const train = trainOptions(core, { evalEvery: Math.max(1, Math.ceil(steps / 100)), ...o }, { kind: 'gated' });
   const { data, points } = nestedData(core, o);

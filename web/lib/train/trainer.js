@@ -4,7 +4,7 @@
 // training, not bad input).
 import { throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { fail, finiteNumber, floatArray, integer, oneOf, optionsOf, rangeOf } from '../core/validate.js';
+import { defaultOf, fail, finiteNumber, floatArray, integer, oneOf, optionsOf, rangeOf } from '../core/validate.js';
 import { NAMES } from '../catalogue.js';
 
 const FIELDS = ['step', 'trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy', 'gradNorm'];
@@ -132,7 +132,10 @@ export class Trainer extends Owned {
    * or the lowest loss after the next plain gradient step (goal 'step'); 1 where nothing on the grid is better.
    */
   bestFactors(options = {}) {
-    const { goal = 'step', points = 13, reach = 4 } = optionsOf('options', options, 'trainer.bestFactors');
+    // Defaults are the core's TeleportSearch (web/lib/catalogue.js).
+    const given = (name) => defaultOf('trainer.bestFactors', name);
+    const { goal = given('goal'), points = given('points'), reach = given('reach') } = optionsOf('options', options,
+      'trainer.bestFactors');
     const handle = handleOf(this);
     oneOf('options.goal', goal, NAMES.teleportGoals);
     integer('options.points', points, rangeOf('trainer.bestFactors', 'points'));

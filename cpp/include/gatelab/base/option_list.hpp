@@ -21,6 +21,10 @@ struct OptionField {
   // name: the name set its value comes from ("kinds", "activations" …); object or list of
   // objects: the entry that lists the nested object's fields.
   std::string of = {};
+  // The core's value when the option is omitted, as JSON text (default_number, default_flag,
+  // default_name), read from a default-constructed config so the number lives once; "" when the
+  // option has none (required, or its default depends on other options).
+  std::string def = {};
   // The closed range the core checks, when it is a fixed one (NaN: none, or one that depends on
   // other options, like a rank up to d_in). The core's checks and these read the same constants.
   double min = std::numeric_limits<double>::quiet_NaN();
@@ -40,7 +44,13 @@ struct NameSet {
 };
 using NameSets = std::vector<NameSet>;
 
-// The catalogue as JSON: {"entries": {entry: {option: {"type", "of"[, "min", "max"]}}}, "names": {set:
+// A default's JSON text: a number (the shortest text that reads back as v, as a float when v is
+// one, so 0.01f is 0.01), a boolean, a name (renamed to the API's spelling in the JSON).
+std::string default_number(double v);
+std::string default_flag(bool v);
+std::string default_name(const std::string& name);
+
+// The catalogue as JSON: {"entries": {entry: {option: {"type", "of"[, "default"][, "min", "max"]}}}, "names": {set:
 // [value …]}}, option names in camelCase and values renamed by `renames` (the API's spellings).
 std::string option_catalogue_json(const OptionEntries& entries, const NameSets& names, const NameMap& renames);
 

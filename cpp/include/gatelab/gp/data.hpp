@@ -30,6 +30,9 @@ inline constexpr int gp_max_dx = 16;
 inline constexpr int gp_max_length = 512;
 inline constexpr int gp_max_sample_count = 4096;  // sequences drawn in one call
 inline constexpr int gp_max_queries = 4096;       // query points of one posterior or prediction
+// The closed ranges of the kernel's scales (ℓ and s², then σ > 0, which keeps K + σ²I well conditioned).
+inline constexpr double gp_min_scale = 1e-3, gp_max_scale = 1e3;
+inline constexpr double gp_min_noise_std = 1e-3, gp_max_noise_std = 10.0;
 
 enum class GpInputs { uniform, normal };
 const char* gp_inputs_name(GpInputs v);

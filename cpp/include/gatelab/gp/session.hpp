@@ -24,6 +24,7 @@ namespace gatelab {
 // Most training steps one call of a bound session runs (an interactive figure's batch), and
 // the check of that count: ok or a status naming it.
 inline constexpr int gp_max_steps_per_call = 10000;
+inline constexpr int gp_max_batch = 1024;  // sequences per step
 Status gp_validate_steps_per_call(int steps);
 
 // What differs between the models of the experiment; width and depth come from GpTrainConfig.

@@ -30,6 +30,7 @@ namespace gatelab {
 
 inline constexpr std::size_t max_census_parameters = 256;  // Jacobi on P × P
 inline constexpr int max_census_rows = 256;                // rows of the table
+inline constexpr int max_census_inputs = 4096;             // inputs (0: automatic)
 
 struct CensusOptions {
   // Paper A's three kinds; bigated (docs/MATH.md §A23) only when asked for.

@@ -28,6 +28,7 @@ namespace gatelab {
 
 inline constexpr int max_lm_context = 1024;
 inline constexpr int max_lm_batch = 256;
+inline constexpr float max_lm_mlp_init_rms = 1e3f;
 
 struct LmConfig {
   CemTransformerConfig model;  // d_in and d_out are set to the corpus vocabulary size

@@ -36,6 +36,8 @@ std::optional<OptimizerKind> parse_optimizer(std::string_view name);
 Status parse_optimizer(std::string_view name, OptimizerKind& out);  // the same as a status naming "optimizer"
 
 inline constexpr float max_learning_rate = 1e6f;
+inline constexpr float max_clip_norm = 1e6f;     // 0: off
+inline constexpr float max_weight_decay = 1.0f;  // AdamW's decoupled decay
 
 struct OptimizerOptions {
   OptimizerKind kind = OptimizerKind::adam;

@@ -3,6 +3,7 @@
 // through lm-preset.js; this file only maps the figure's state onto it: the runs (model × seed),
 // each run's lab.lm session options, the steps its curve is evaluated at and the key its
 // checkpoints are stored under. Display-only constants (how often a sample is drawn) live here.
+import { OPTIONS } from '../../../lib/catalogue.js';
 import { LM_PRESET } from './lm-preset.js';
 
 export const SETTINGS = LM_PRESET.settings;
@@ -67,19 +68,27 @@ export function nextCurveStep(done, steps) {
   return curveSteps(steps).find((s) => s > done) ?? null;
 }
 
+/** The fields of `source` named as options of a catalogue entry (nested objects and handles aside). */
+function optionsIn(entry, source) {
+  const fields = OPTIONS[entry];
+  const named = Object.keys(fields)
+    .filter((k) => source[k] !== undefined && !['object', 'handle'].includes(fields[k].type));
+  return Object.fromEntries(named.map((k) => [k, source[k]]));
+}
+
 /**
  * The lab.lm session options (without the corpus) of `variant` at run seed `seed`: the native
- * runner's lm_job_config (cpp/experiments/experiment_lm_job.cpp) field for field.
+ * runner's lm_job_config (cpp/experiments/experiment_lm_job.cpp). Each option of the core's catalogue
+ * (lm.createSession, lm.mlp) is taken by its name from the settings and the variant, so a field the
+ * runner's table gains reaches the session by name; what lm_job_config derives is derived here the
+ * same way (AdamW's decay for AdamW only, the schedule's length the run's, both seeds the run's), and
+ * what it leaves (mlpInitRms, set from the reference run) keeps the library's default.
  */
 export function sessionOptions(variant, seed, steps, settings = SETTINGS) {
-  return {
-    d: settings.d, layers: settings.layers, heads: settings.heads, context: settings.context, batch: settings.batch,
-    mlp: { kind: variant.kind, activation: variant.activation, rank: variant.rank, symmetrize: variant.symmetrize,
-      hidden: variant.hidden },
-    optimizer: variant.optimizer, learningRate: variant.learningRate, momentum: settings.momentum,
-    weightDecay: variant.optimizer === 'adamw' ? settings.weightDecay : 0, clipNorm: settings.clipNorm,
-    warmup: settings.warmup, decaySteps: settings.decay ? steps : 0, gaugeFix: false, seed, dataSeed: seed,
-  };
+  const job = { ...settings, optimizer: variant.optimizer, learningRate: variant.learningRate,
+    weightDecay: variant.optimizer === 'adamw' ? settings.weightDecay : 0, decaySteps: settings.decay ? steps : 0,
+    gaugeFix: false, seed, dataSeed: seed };
+  return { ...optionsIn('lm.createSession', job), mlp: optionsIn('lm.mlp', variant) };
 }
 
 /**

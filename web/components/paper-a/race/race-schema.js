@@ -2,7 +2,7 @@
 // the schema (every attribute, its default and its limits) reads as one table, and so the
 // mapping from attributes to a raceStart request (paper-a-tasks.js) can be read and changed in
 // one place without the element's lifecycle around it.
-import { NAMES } from '../../../lib/catalogue.js';
+import { NAMES, OPTIONS } from '../../../lib/catalogue.js';
 import { kindActivationPattern } from '../../base/labels.js';
 import { pointArrays, POINT_EXTENT, POINTS_PATTERN } from './user-points.js';
 
@@ -15,26 +15,32 @@ const MODEL = kindActivationPattern();
 const RACE_MODEL = `${MODEL}(:(0(\\.\\d{1,6})?|1(\\.0{1,6})?|\\.\\d{1,6}))?`;
 const MODEL_LIST = new RegExp(`^${RACE_MODEL}(,${RACE_MODEL}){0,15}$`);
 
+// The defaults lab.race takes when an option is left out are the core's (web/lib/catalogue.js); the
+// figure's own are the task (xor: a race separates the models within seconds on it), the shorter run
+// (500 steps, so a race ends in seconds) and the sliders' narrower limits.
+const RACE = OPTIONS.race, DATA = OPTIONS['datasets.make'], TEACHER = OPTIONS['datasets.teacher'];
+
 export const RACE_SCHEMA = {
   task: { type: 'enum', default: 'xor', values: NAMES.tasks },
-  teacher: { type: 'string', default: 'gated:relu', pattern: new RegExp(`^${MODEL}$`) },
+  teacher: { type: 'string', default: `${TEACHER.kind.default}:${TEACHER.activation.default}`,
+    pattern: new RegExp(`^${MODEL}$`) },
   points: { type: 'string', default: '', pattern: POINTS_PATTERN },
-  count: { type: 'integer', default: 200, min: 20, max: 2000 },
-  noise: { type: 'number', default: 0.1, min: 0, max: 2 },
-  split: { type: 'number', default: 0.5, min: 0.05, max: 0.95 },
-  batch: { type: 'integer', default: 32, min: 0, max: 1024 },
-  loss: { type: 'enum', default: 'cross_entropy', values: NAMES.losses },
-  optimizer: { type: 'enum', default: 'adam', values: NAMES.trainerOptimizers },
-  learningRate: { type: 'number', default: 0.01, min: 1e-5, max: 100 },
+  count: { type: 'integer', default: DATA.count.default, min: 20, max: 2000 },
+  noise: { type: 'number', default: DATA.noise.default, min: DATA.noise.min, max: DATA.noise.max },
+  split: { type: 'number', default: DATA.trainFraction.default, min: 0.05, max: 0.95 },
+  batch: { type: 'integer', default: RACE.batchSize.default, min: 0, max: 1024 },
+  loss: { type: 'enum', default: RACE.loss.default, values: NAMES.losses },
+  optimizer: { type: 'enum', default: RACE.optimizer.default, values: NAMES.trainerOptimizers },
+  learningRate: { type: 'number', default: RACE.learningRate.default, min: 1e-5, max: 100 },
   steps: { type: 'integer', default: 500, min: 10, max: 20000 },
-  seeds: { type: 'integer', default: 3, min: 1, max: 8 },
-  seed: { type: 'integer', default: 0, min: 0, max: 4294967295 },
+  seeds: { type: 'integer', default: RACE.seeds.default, min: 1, max: 8 },
+  seed: { type: 'integer', default: RACE.seed.default, min: 0, max: 4294967295 },
   models: { type: 'string', default: 'mlp:relu,symmetric:relu,gated:relu,gated:gelu,gated:silu,'
     + 'gated:sigmoid,gated:identity',
     pattern: MODEL_LIST },
-  width: { type: 'enum', default: 'budget', values: NAMES.widthRules },
-  budget: { type: 'integer', default: 128, min: 16, max: 4096 },
-  mlpHidden: { type: 'integer', default: 32, min: 2, max: 256 },
+  width: { type: 'enum', default: RACE.widthRule.default, values: NAMES.widthRules },
+  budget: { type: 'integer', default: RACE.budget.default, min: 16, max: 4096 },
+  mlpHidden: { type: 'integer', default: RACE.mlpHidden.default, min: 2, max: 256 },
 };
 
 /**
