@@ -121,7 +121,9 @@ describe('demos/paper-a.html', () => {
         'gatelab-conditioning#conditioning']);
       assert.ok(section.toc, 'listed in the table of contents');
       for (const cite of ['Marcotte, Gribonval and Peyré, 2025', 'Tran et al., 2026', 'Zhao et al., 2022',
-        'arXiv 2605.20749, ICML 2026', 'Not resolved at this scale.']) assert.ok(section.text.includes(cite), cite);
+        'arXiv 2605.20749, ICML 2026', 'Against the first explanation, at this scale.']) {
+        assert.ok(section.text.includes(cite), cite);
+      }
       // The text's button drives the conditioning figure, and the URL follows.
       const figure = page.locator('#conditioning');
       await settledAll(page, '#conditioning');

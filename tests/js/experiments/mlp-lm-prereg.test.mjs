@@ -1,6 +1,6 @@
 // The committed results of issue #23's pre-registered study (docs/experiments/prereg/): the look's
 // verdict file is what the verdict code makes of the committed merges, and every number the
-// study's section of docs/PAPER_A_LM.md quotes is recomputed here from those files and found in
+// look's section of docs/PAPER_A_LM_STUDY.md quotes is recomputed here from those files and found in
 // the text. lab.stats is the real wasm module's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,11 +15,11 @@ const json = (path) => JSON.parse(read(path));
 const silu = json('docs/experiments/prereg/look-silu/silu.json');
 const h1p = json('docs/experiments/prereg/look-silu/h1p.json');
 const committed = json('docs/experiments/prereg/look-silu/verdict.json');
-const doc = read('docs/PAPER_A_LM.md');
+const doc = read('docs/PAPER_A_LM_STUDY.md');
 const section = doc.slice(doc.indexOf('\n## The pre-registered study: the SiLU family\'s look')).replace(/\s+/g, ' ');
 
 const signed = (v) => `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(4)}`;
-const quoted = (text) => assert.ok(section.includes(text), `docs/PAPER_A_LM.md, the SiLU look, quotes: ${text}`);
+const quoted = (text) => assert.ok(section.includes(text), `docs/PAPER_A_LM_STUDY.md, the SiLU look, quotes: ${text}`);
 
 test('the committed look is the verdict code\'s answer for the committed merges', async () => {
   const lab = await loadGateLab();

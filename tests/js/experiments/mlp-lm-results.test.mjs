@@ -14,6 +14,19 @@ const results = JSON.parse(readFileSync(new URL('docs/experiments/mlp-lm.json', 
 const article = readFileSync(new URL('web/demos/paper-a.html', root), 'utf8');
 const doc = readFileSync(new URL('docs/PAPER_A_LM.md', root), 'utf8');
 
+const study = JSON.parse(readFileSync(new URL('docs/experiments/prereg/final-silu/verdict.json', root), 'utf8'));
+
+/** The pre-registered study's numbers as the article's summary quotes them (3 decimals). */
+function studyQuotes() {
+  const { final } = study;
+  const gain = final.preconditions.find((p) => p.id === 'P-SiLU').gain;
+  const diff = (id) => final.hypotheses.find((h) => h.id === id).diff;
+  const quote = (d) => `${signed(d.mean, 3)} ${interval([d.lo, d.hi], 3, signed)}`;
+  return [`FFN-SiLU − SwiGLU ${quote(gain)}`, `symgated SiLU − SwiGLU ${quote(diff('H1'))} at its own rate,`,
+    `${quote(diff('H1′'))} at SwiGLU’s,`,
+    `SiLU·SiLU is ahead, ${quote(diff('H3'))}`];
+}
+
 const signed = (v, digits) => `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(digits)}`;
 const plain = (v, digits) => (v < 0 ? `−${Math.abs(v).toFixed(digits)}` : v.toFixed(digits));
 const interval = ([lo, hi], digits, f) => `[${f(lo, digits)}, ${f(hi, digits)}]`;
@@ -31,7 +44,9 @@ test('the article table and the verdict quote the committed JSON', () => {
   const byName = new Map(analysis.perVariant.map((v) => [v.name, v]));
   const cell = '\\s*<td>([^<]+)<\\/td>';
   const row = new RegExp(`<tr><th scope="row">([^<]+)<\\/th>${cell}${cell}${cell}\\s*<\\/tr>`, 'g');
-  const rows = [...article.matchAll(row)];
+  const start = article.indexOf('id="lm-results"');
+  const table = article.slice(start, article.indexOf('</table>', start));
+  const rows = [...table.matchAll(row)];
   const names = { SwiGLU: 'swiglu', 'symgated SiLU': 'symgated-silu', GEGLU: 'geglu', ReGLU: 'reglu',
     'symgated ReLU': 'symgated-relu', 'σ(ab), SiLU': 'symmetric-silu', Bilinear: 'bilinear', 'FFN-GELU': 'ffn-gelu',
     'FFN-ReLU': 'ffn-relu' };
@@ -83,21 +98,18 @@ test('"What GateLab\'s language-model study found" quotes only the JSON\'s numbe
   const { analysis } = results;
   const r = review(results);
   const p = analysis.precondition;
-  const long = analysis.longPair;
   const relu = r.sameSigma.relu;
-  const m = r.curves.shapeMain;
   const quoted = [
     `${signed(p.mean, 3)} ${interval(p.ci95, 3, signed)}`,
     `a ${r.power.above.toFixed(2)} chance`,
     `FFN-ReLU − ReGLU ${signed(relu.mean, 3)} ${interval(relu.ci95, 3, signed)}`,
     `${Math.round(100 * r.shares.min)} %–${Math.round(100 * r.shares.max)} % of it per block`,
-    `${signed(long.mean, 3)} ${interval(long.ci95, 3, signed)}`,
-    `trailed SwiGLU by ${m.min.toFixed(2)}–${m.max.toFixed(2)}`,
+    ...studyQuotes(),
   ];
   for (const s of quoted) assert.ok(text.includes(s), `article: ${s}`);
   assert.equal(results.settings.seeds, 5);
   assert.ok(text.includes('with five seeds'));
-  assert.ok(text.includes(`at ${results.settings.longSteps.toLocaleString('en-US')} steps`));
+  assert.ok(text.includes(`${study.design.steps.toLocaleString('en-US')} steps)`));
   // No other decimal number: every one in the text is inside a quoted string above.
   const decimals = text.match(/[−+]?\d+\.\d+/g) ?? [];
   const allowed = quoted.join(' ');
