@@ -1,4 +1,4 @@
-// `npm run experiment -- mlp-lm-mechanism --jobs DIR --replays DIR [--seeds N] [--out FILE]`
+// `npm run experiment -- mlp-lm-mechanism --jobs DIR --replays DIR [--seeds N] [--out FILE] [--svg FILE]`
 //   The mechanism readout of issue #23 (docs/PAPER_A_LM_PROTOCOL.md, addendum 1): conditioning
 //   measured beside the symmetry on the same runs. DIR --jobs holds the SiLU family's main jobs,
 //   --replays the same jobs re-run with --ntk-tokens (docs/MATH.md §A24). A replay counts only when
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { loadGateLab } from '../../web/lib/gatelab.js';
+import { mechanismCurves, mechanismSvg } from './mlp-lm-mechanism-curves.mjs';
 
 export const READOUT = Object.freeze({
   baseline: 'ffn-silu',
@@ -138,15 +139,17 @@ export function readout(jobs, replays, stats, { seeds = Infinity } = {}) {
 /** The command line; resolves with the exit code. */
 export async function main(argv) {
   const { values } = parseArgs({ args: argv, options: { jobs: { type: 'string' }, replays: { type: 'string' },
-    seeds: { type: 'string' }, out: { type: 'string' } } });
+    seeds: { type: 'string' }, out: { type: 'string' }, svg: { type: 'string' } } });
   if (!values.jobs || !values.replays) {
-    console.error('usage: mlp-lm-mechanism --jobs DIR --replays DIR [--seeds N] [--out FILE]');
+    console.error('usage: mlp-lm-mechanism --jobs DIR --replays DIR [--seeds N] [--out FILE] [--svg FILE]');
     return 2;
   }
   const lab = await loadGateLab();
-  const out = readout(readJobs(values.jobs), readJobs(values.replays), lab.stats,
-    { seeds: values.seeds ? Number(values.seeds) : Infinity });
+  const [jobs, replays] = [readJobs(values.jobs), readJobs(values.replays)];
+  const seeds = values.seeds ? Number(values.seeds) : Infinity;
+  const out = { ...readout(jobs, replays, lab.stats, { seeds }), curves: mechanismCurves(jobs, replays, { seeds }) };
   console.log(mechanismReport(out));
   if (values.out) writeFileSync(values.out, `${JSON.stringify(out, null, 1)}\n`);
+  if (values.svg) writeFileSync(values.svg, mechanismSvg(out.curves));
   return 0;
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 
 import { READINGS, measurements, mechanismReport, readout } from
   '../../../scripts/experiments/mlp-lm-mechanism.mjs';
+import { mechanismCurves, mechanismSvg } from '../../../scripts/experiments/mlp-lm-mechanism-curves.mjs';
 import { uniforms } from '../../../scripts/experiments/mlp-lm-verdict.mjs';
 import { loadGateLab } from '../../../web/lib/gatelab.js';
 
@@ -71,4 +72,21 @@ test('a replay that is not its job bit for bit is left out, and named', () => {
   assert.deepEqual(mismatches.map((m) => [m.variant, m.seed, m.reason]), [['ffn-silu', 2, 'curve differs']]);
   const kBar = rows.find((r) => r.variant === 'swiglu' && r.seed === 1).kBar;
   assert.ok(Math.abs(kBar - 2) < 0.03, `K̄ is the mean log10 κ of the curve points (got ${kBar})`);
+});
+
+test('the curves: mean log10 κ per point, the gap to FFN-SiLU and where a form settles ahead', () => {
+  const job = (variant, seed, val, train) => ({ variant, phase: 'main', seed, lr: 0.004, loss: val.at(-1),
+    curveSteps: [100, 200, 300], curveValLoss: val, curveTrainLoss: train });
+  const jobs = [job('ffn-silu', 1, [2.0, 1.8, 1.7], [2.1, 1.9, 1.8]),
+    job('ffn-silu', 2, [2.2, 1.8, 1.7], [2.1, 1.9, 1.8]), job('swiglu', 1, [2.2, 1.7, 1.6], [2.2, 1.95, 1.7]), job('swiglu', 2, [2.2, 1.7, 1.6], [2.2, 1.95, 1.7])];
+  const kappa = (k) => ({ tokens: 4, conditionNumber: [[k, k], [10 * k, k], [k, k], [k, 100 * k]] });
+  const replays = [{ ...jobs[0], ntk: kappa(10) }, { ...jobs[1], ntk: kappa(1000) }, { ...jobs[2], ntk: kappa(10) },
+    { ...jobs[3], curveValLoss: [2.2, 1.7, 1.6000001], ntk: kappa(10) }];
+  const curves = mechanismCurves(jobs, replays);
+  assert.deepEqual(curves.swiglu.seeds, [1], 'the replay that differs from its job is left out');
+  assert.deepEqual(curves['ffn-silu'].steps, [0, 100, 200, 300]);
+  assert.deepEqual(curves['ffn-silu'].logKappa.map((v) => +v.toFixed(6)), [2, 2.5, 2, 3]);
+  assert.deepEqual(curves.swiglu.gapValidation.map((v) => +v.toFixed(6)), [-0.1, 0.1, 0.1]);
+  assert.deepEqual(curves.swiglu.aheadFrom, { validation: 200, train: 300 });
+  assert.match(mechanismSvg(curves), /^<svg[\s\S]*L\(FFN-SiLU\) − L\(variant\)[\s\S]*<\/svg>\n$/);
 });
