@@ -78,7 +78,8 @@ test('the curves: mean log10 κ per point, the gap to FFN-SiLU and where a form 
   const job = (variant, seed, val, train) => ({ variant, phase: 'main', seed, lr: 0.004, loss: val.at(-1),
     curveSteps: [100, 200, 300], curveValLoss: val, curveTrainLoss: train });
   const jobs = [job('ffn-silu', 1, [2.0, 1.8, 1.7], [2.1, 1.9, 1.8]),
-    job('ffn-silu', 2, [2.2, 1.8, 1.7], [2.1, 1.9, 1.8]), job('swiglu', 1, [2.2, 1.7, 1.6], [2.2, 1.95, 1.7]), job('swiglu', 2, [2.2, 1.7, 1.6], [2.2, 1.95, 1.7])];
+    job('ffn-silu', 2, [2.2, 1.8, 1.7], [2.1, 1.9, 1.8]), job('swiglu', 1, [2.2, 1.7, 1.6], [2.2, 1.95, 1.7]),
+    job('swiglu', 2, [2.2, 1.7, 1.6], [2.2, 1.95, 1.7])];
   const kappa = (k) => ({ tokens: 4, conditionNumber: [[k, k], [10 * k, k], [k, k], [k, 100 * k]] });
   const replays = [{ ...jobs[0], ntk: kappa(10) }, { ...jobs[1], ntk: kappa(1000) }, { ...jobs[2], ntk: kappa(10) },
     { ...jobs[3], curveValLoss: [2.2, 1.7, 1.6000001], ntk: kappa(10) }];
