@@ -25,7 +25,8 @@ Status validate(const GpTrainConfig& c, const GpModelSpec& spec) {
     return out_of_range("weight_decay", "weight_decay must be in [0, 1]");
   if (!(c.clip_norm >= 0.0f && c.clip_norm <= max_clip_norm))
     return out_of_range("clip_norm", "clip_norm must be in [0, 1e6]");
-  if (c.warmup < 0 || c.decay_steps < 0) return invalid_value("", "warmup and decay_steps must not be negative");
+  if (c.warmup < 0) return out_of_range("warmup", "warmup must not be negative");
+  if (c.decay_steps < 0) return out_of_range("decay_steps", "decay_steps must not be negative");
   if (spec.steps < 1 || spec.steps > cem_max_steps) {
     return out_of_range("steps", "steps must be in 1…" + std::to_string(cem_max_steps) +
                                      " (steps = " + std::to_string(spec.steps) + ")");

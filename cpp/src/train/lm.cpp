@@ -2,6 +2,8 @@
 // a batch of windows, evaluation, sampling and checkpoints. Diagnostics: lm_diagnostics.cpp.
 #include "gatelab/train/lm.hpp"
 
+#include "gatelab/base/option_list.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -39,11 +41,13 @@ Status validate(const LmConfig& c, const CharCorpus& corpus) {
     return out_of_range("batch", "batch must be in 1…" + std::to_string(max_lm_batch));
   if (corpus.vocab.size() < 2) return unsupported("", "the corpus needs at least 2 distinct characters");
   if (corpus.train.size() < std::size_t(c.context) + 2 || corpus.validation.size() < std::size_t(c.context) + 2) {
-    return invalid_value("", "the corpus is too short for context " + std::to_string(c.context));
+    // The context is what the text is too short for: a shorter one fits.
+    return invalid_value("context", "the corpus is too short for context " + std::to_string(c.context));
   }
-  if (c.warmup < 0 || c.decay_steps < 0) return invalid_value("", "warmup and decay_steps must be ≥ 0");
+  if (c.warmup < 0) return out_of_range("warmup", "warmup must be ≥ 0");
+  if (c.decay_steps < 0) return out_of_range("decay_steps", "decay_steps must be ≥ 0");
   if (!(c.mlp_init_rms >= 0.0f && c.mlp_init_rms <= max_lm_mlp_init_rms))
-    return out_of_range("mlp_init_rms", "mlp_init_rms must be in [0, 1000]");
+    return out_of_range("mlp_init_rms", "mlp_init_rms must be in [0, " + default_number(max_lm_mlp_init_rms) + "]");
   if (Status e = validate(c.optimizer); !e.ok()) return e.within("optimizer");
   const CemTransformerConfig m = lm_model_config(c, corpus);
   if (Status e = validate(m); !e.ok()) return e.within("model");

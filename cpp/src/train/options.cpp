@@ -106,37 +106,45 @@ void add_train_options(OptionEntries& entries, NameSets& names) {
   entries.push_back(
       {"race.model", {{"kind", T::name, "kinds"}, {"activation", T::name, "activations"}, {"symmetrize", T::number}}});
 
-  entries.push_back({"lm.createCorpus", {{"dev_fraction", T::number}, {"validation_fraction", T::number}}});
+  // lab.lm: the API's defaults live in LmApiDefaults (train/lm.hpp). The budget depends on d (6·d², §A20)
+  // and hidden follows the budget, so neither has a fixed default; the data seed defaults to the seed.
+  const LmApiDefaults lm;
+  entries.push_back({"lm.createCorpus",
+                     {{"dev_fraction", T::number, "", number(lm.dev_fraction)},
+                      {"validation_fraction", T::number, "", number(lm.validation_fraction)}}});
   entries.push_back({"lm.hiddenForBudget",
-                     {{"kind", T::name, "kinds"}, {"rank", T::integer}, {"d", T::integer}, {"budget", T::integer}}});
+                     {{"kind", T::name, "kinds", default_name(layer_kind_name(lm.mlp_kind))},
+                      {"rank", T::integer, "", number(lm.mlp_rank)},
+                      {"d", T::integer},
+                      {"budget", T::integer}}});
   // The model's checks are the transformer's (model/transformer.cpp, cem/common.cpp).
   entries.push_back({"lm.createSession",
                      {{"corpus", T::handle},
-                      {"d", T::integer, "", {}, 1, cem_max_d},
-                      {"layers", T::integer, "", {}, 1, cem_max_layers},
-                      {"heads", T::integer, "", {}, 1, cem_max_heads},
+                      {"d", T::integer, "", number(lm.d), 1, cem_max_d},
+                      {"layers", T::integer, "", number(lm.layers), 1, cem_max_layers},
+                      {"heads", T::integer, "", number(lm.heads), 1, cem_max_heads},
                       {"mlp", T::object, "lm.mlp"},
-                      {"context", T::integer, "", {}, 2, max_lm_context},
-                      {"batch", T::integer, "", {}, 1, max_lm_batch},
-                      {"optimizer", T::name, "optimizers"},
-                      {"learning_rate", T::number},
-                      {"weight_decay", T::number, "", {}, 0, max_weight_decay},
-                      {"clip_norm", T::number, "", {}, 0, max_clip_norm},
-                      {"momentum", T::number},
-                      {"warmup", T::integer},
-                      {"decay_steps", T::integer},
-                      {"mlp_init_rms", T::number, "", {}, 0, max_lm_mlp_init_rms},
-                      {"gauge_fix", T::boolean},
-                      {"seed", T::seed},
+                      {"context", T::integer, "", number(lm.context), 2, max_lm_context},
+                      {"batch", T::integer, "", number(lm.batch), 1, max_lm_batch},
+                      {"optimizer", T::name, "optimizers", default_name(optimizer_name(lm.optimizer))},
+                      {"learning_rate", T::number, "", number(lm.learning_rate)},
+                      {"weight_decay", T::number, "", number(lm.weight_decay), 0, max_weight_decay},
+                      {"clip_norm", T::number, "", number(lm.clip_norm), 0, max_clip_norm},
+                      {"momentum", T::number, "", number(lm.momentum)},
+                      {"warmup", T::integer, "", number(lm.warmup)},
+                      {"decay_steps", T::integer, "", number(lm.decay_steps)},
+                      {"mlp_init_rms", T::number, "", number(lm.mlp_init_rms), 0, max_lm_mlp_init_rms},
+                      {"gauge_fix", T::boolean, "", default_flag(lm.gauge_fix)},
+                      {"seed", T::seed, "", number(double(lm.seed))},
                       {"data_seed", T::seed}}});
   entries.push_back({"lm.mlp",
-                     {{"kind", T::name, "kinds"},
-                      {"activation", T::name, "activations"},
-                      {"rank", T::integer},
-                      {"symmetrize", T::number, "", {}, 0, 1},
+                     {{"kind", T::name, "kinds", default_name(layer_kind_name(lm.mlp_kind))},
+                      {"activation", T::name, "activations", default_name(activation_name(lm.mlp_activation))},
+                      {"rank", T::integer, "", number(lm.mlp_rank)},
+                      {"symmetrize", T::number, "", number(lm.mlp_symmetrize), 0, 1},
                       {"budget", T::integer},
                       {"hidden", T::integer},
-                      {"beta", T::number}}});
+                      {"beta", T::number, "", number(lm.mlp_beta)}}});
 
   NameSet tasks{"tasks", {}};
   for (int i = 0; i < task_count; ++i) tasks.values.push_back(task_name(task_by_index(i)));

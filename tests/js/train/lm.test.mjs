@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { OPTIONS } from '../../../web/lib/catalogue.js';
 import { loadGateLab, GateLabError } from '../../../web/lib/gatelab.js';
 
 const lab = await loadGateLab();
@@ -74,6 +75,25 @@ test('diagnostics: symgated keeps no antisymmetric part; the budget rule gives e
   corpus.dispose();
 });
 
+test('the defaults are the core\'s, as the catalogue states them', () => {
+  const corpus = lab.lm.createCorpus(text);
+  const s = lab.lm.createSession({ corpus });
+  const stated = OPTIONS['lm.createSession'];
+  for (const [name, value] of Object.entries(s.options)) {
+    if (name === 'mlp' || name === 'dataSeed') continue;
+    assert.equal(value, stated[name].default, name);
+  }
+  for (const name of ['kind', 'activation', 'rank', 'symmetrize']) {
+    assert.equal(s.options.mlp[name], OPTIONS['lm.mlp'][name].default, `mlp.${name}`);
+  }
+  assert.equal(s.options.dataSeed, s.options.seed, 'the data seed follows the seed');
+  assert.equal(s.options.mlp.hidden, lab.lm.hiddenForBudget({ d: s.options.d, budget: 6 * s.options.d ** 2 }));
+  assert.deepEqual(corpus.options, { devFraction: OPTIONS['lm.createCorpus'].devFraction.default,
+    validationFraction: OPTIONS['lm.createCorpus'].validationFraction.default });
+  s.dispose();
+  corpus.dispose();
+});
+
 test('bad input: a GateLabError naming the argument, with a code; the module stays usable; no leaks', () => {
   const live = lab.liveObjects();
   const corpus = lab.lm.createCorpus(text);
@@ -84,8 +104,17 @@ test('bad input: a GateLabError naming the argument, with a code; the module sta
   refuse(() => lab.lm.createSession({ corpus: {}, ...small }), 'options.corpus', 'invalid-type');
   refuse(() => lab.lm.createSession({ corpus, ...small, mlp: { kind: 'nope' } }), 'options.mlp.kind', 'invalid-value');
   refuse(() => lab.lm.createSession({ corpus, ...small, optimizer: 'rmsprop' }), 'options.optimizer', 'invalid-value');
-  assert.throws(() => lab.lm.createSession({ corpus, ...small, heads: 3 }),
-    (e) => e instanceof GateLabError && e.argument === 'options');
+  // The core's checks name the option by the API's path, not a bare 'options'.
+  refuse(() => lab.lm.createSession({ corpus, ...small, heads: 3 }), 'options.heads', 'invalid-value');
+  refuse(() => lab.lm.createSession({ corpus, ...small, mlp: { hidden: 100000 } }), 'options.mlp.hidden',
+    'out-of-range');
+  refuse(() => lab.lm.createSession({ corpus, ...small, mlp: { kind: 'mlp', symmetrize: 0.5 } }),
+    'options.mlp.symmetrize', 'unsupported');
+  refuse(() => lab.lm.createSession({ corpus, ...small, learningRate: -1 }), 'options.learningRate', 'out-of-range');
+  refuse(() => lab.lm.createSession({ corpus, ...small, mlpInitRms: 2000 }), 'options.mlpInitRms', 'out-of-range');
+  const short = lab.lm.createCorpus('abcdefghij'.repeat(200));
+  refuse(() => lab.lm.createSession({ corpus: short, ...small, context: 1000 }), 'options.context', 'invalid-value');
+  short.dispose();
   const s = lab.lm.createSession({ corpus, ...small });
   refuse(() => s.train(-1), 'n', 'out-of-range');
   refuse(() => s.evaluate('test'), 'split', 'invalid-value');

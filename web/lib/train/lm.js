@@ -3,9 +3,11 @@
 // paper-A layer in its MLP slot (§A20), in coarse calls — a batch of steps, an evaluation, a
 // sample, the MLP diagnostics (§A12), a checkpoint. The same options give the same curves bit
 // for bit here, in a worker, in another browser and in the native experiment runner.
+import { OPTIONS } from '../catalogue.js';
 import { throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
-import { boolean, fail, finiteNumber, integer, oneOf, optional, optionsOf, rangeOf, seedOf } from '../core/validate.js';
+import { boolean, defaultOf, fail, finiteNumber, integer, oneOf, optional, optionsOf, rangeOf, seedOf }
+  from '../core/validate.js';
 
 export const SPLITS = Object.freeze(['train', 'dev', 'validation']);
 const MAX_STEPS_PER_CALL = 10000;
@@ -123,20 +125,36 @@ export class LmSession extends Owned {
   }
 }
 
-const DEFAULTS = Object.freeze({ d: 32, layers: 2, heads: 4, context: 32, batch: 8, optimizer: 'adamw',
-  learningRate: 4e-3, weightDecay: 0.1, clipNorm: 1, momentum: 0.9, warmup: 50, decaySteps: 0, mlpInitRms: 0,
-  gaugeFix: false });
+// Every default is the core's (LmApiDefaults in train/lm.hpp), read from the catalogue.
+const SESSION = 'lm.createSession';
+const MLP = 'lm.mlp';
+
+// The option paths a session's core status may name, in the API's names (the MLP's nested under mlp).
+const SESSION_FIELDS = Object.freeze([...Object.keys(OPTIONS[SESSION]).filter((k) => k !== 'mlp'),
+  ...Object.keys(OPTIONS[MLP]).map((k) => `mlp.${k}`)]);
+
+/**
+ * The core names a field by its config's path (model.attention.heads, model.mlp.hidden,
+ * optimizer.learningRate); the API's options are flat except for mlp, so the path is mapped here.
+ */
+function sessionStatus(status) {
+  const field = (status.field ?? '').replace(/^model\.(attention\.)?/, '').replace(/^optimizer\./, '');
+  return { ...status, field };
+}
 
 function mlpOptions(core, mlp, d) {
   const o = optionsOf('options.mlp', mlp ?? {}, 'lm.mlp');
-  const kind = optional(o.kind, 'gated', (v) => oneOf('options.mlp.kind', v, core.kinds));
-  const activation = optional(o.activation, 'silu', (v) => oneOf('options.mlp.activation', v, core.activations));
-  const rank = kind === 'mlp' ? 1 : optional(o.rank, 1, (v) => integer('options.mlp.rank', v));
-  const symmetrize = optional(o.symmetrize, 0, (v) => finiteNumber('options.mlp.symmetrize', v));
+  const kind = optional(o.kind, defaultOf(MLP, 'kind'), (v) => oneOf('options.mlp.kind', v, core.kinds));
+  const activation = optional(o.activation, defaultOf(MLP, 'activation'),
+    (v) => oneOf('options.mlp.activation', v, core.activations));
+  const rank = kind === 'mlp' ? 1 : optional(o.rank, defaultOf(MLP, 'rank'), (v) => integer('options.mlp.rank', v));
+  const symmetrize = optional(o.symmetrize, defaultOf(MLP, 'symmetrize'),
+    (v) => finiteNumber('options.mlp.symmetrize', v));
   const budget = optional(o.budget, undefined, (v) => integer('options.mlp.budget', v));
   const hidden = o.hidden !== undefined ? integer('options.mlp.hidden', o.hidden)
     : core.module._lmHiddenForBudget(kind, rank, d, budget ?? 6 * d * d);
-  const beta = activation === 'swish' ? { beta: finiteNumber('options.mlp.beta', o.beta ?? 1) } : {};
+  const beta = activation === 'swish' ? { beta: finiteNumber('options.mlp.beta', o.beta ?? defaultOf(MLP, 'beta')) }
+    : {};
   return { kind, activation, rank, symmetrize, hidden, ...beta };
 }
 
@@ -153,8 +171,10 @@ export function installLm(core) {
     createCorpus(text, options) {
       if (typeof text !== 'string') fail('text', 'a string', text, 'invalid-type');
       const o = optionsOf('options', options ?? {}, 'lm.createCorpus');
-      const dev = optional(o.devFraction, 0.05, (v) => finiteNumber('options.devFraction', v));
-      const val = optional(o.validationFraction, 0.05, (v) => finiteNumber('options.validationFraction', v));
+      const fraction = (name) => optional(o[name], defaultOf('lm.createCorpus', name),
+        (v) => finiteNumber(`options.${name}`, v));
+      const dev = fraction('devFraction');
+      const val = fraction('validationFraction');
       const handle = new m.LmCorpus(text, dev, val);
       const error = handle.error();
       if (error.code !== 'ok') {
@@ -169,8 +189,10 @@ export function installLm(core) {
     /** The MLP width that spends `budget` parameters per block on a d → d layer (docs/MATH.md §A20). */
     hiddenForBudget(options) {
       const o = optionsOf('options', options, 'lm.hiddenForBudget');
-      const kind = optional(o.kind, 'gated', (v) => oneOf('options.kind', v, core.kinds));
-      return m._lmHiddenForBudget(kind, optional(o.rank, 1, (v) => integer('options.rank', v)),
+      const kind = optional(o.kind, defaultOf('lm.hiddenForBudget', 'kind'),
+        (v) => oneOf('options.kind', v, core.kinds));
+      const rank = optional(o.rank, defaultOf('lm.hiddenForBudget', 'rank'), (v) => integer('options.rank', v));
+      return m._lmHiddenForBudget(kind, rank,
         integer('options.d', o.d), integer('options.budget', o.budget));
     },
 
@@ -180,27 +202,31 @@ export function installLm(core) {
       if (!(o.corpus instanceof LmCorpus)) {
         fail('options.corpus', 'a corpus made by lab.lm.createCorpus', o.corpus, 'invalid-type');
       }
-      const range = (name) => rangeOf('lm.createSession', name);
-      const d = optional(o.d, DEFAULTS.d, (v) => integer('options.d', v, range('d')));
+      const range = (name) => rangeOf(SESSION, name);
+      const d = optional(o.d, defaultOf(SESSION, 'd'), (v) => integer('options.d', v, range('d')));
       const mlp = mlpOptions(core, o.mlp, d);
-      const num = (name) => optional(o[name], DEFAULTS[name], (v) => finiteNumber(`options.${name}`, v));
-      const int = (name) => optional(o[name], DEFAULTS[name],
+      const num = (name) => optional(o[name], defaultOf(SESSION, name), (v) => finiteNumber(`options.${name}`, v));
+      const int = (name) => optional(o[name], defaultOf(SESSION, name),
         (v) => integer(`options.${name}`, v, { min: 0, ...range(name) }));
       const resolved = { d, layers: int('layers'), heads: int('heads'), mlp, context: int('context'),
         batch: int('batch'),
-        optimizer: optional(o.optimizer, DEFAULTS.optimizer, (v) => oneOf('options.optimizer', v, optimizers)),
+        optimizer: optional(o.optimizer, defaultOf(SESSION, 'optimizer'),
+          (v) => oneOf('options.optimizer', v, optimizers)),
         learningRate: num('learningRate'), weightDecay: num('weightDecay'), clipNorm: num('clipNorm'),
         momentum: num('momentum'), warmup: int('warmup'), decaySteps: int('decaySteps'), mlpInitRms: num('mlpInitRms'),
-        gaugeFix: optional(o.gaugeFix, DEFAULTS.gaugeFix, (v) => boolean('options.gaugeFix', v)),
-        seed: seedOf('options.seed', o.seed ?? 1), dataSeed: seedOf('options.dataSeed', o.dataSeed ?? o.seed ?? 1) };
+        gaugeFix: optional(o.gaugeFix, defaultOf(SESSION, 'gaugeFix'), (v) => boolean('options.gaugeFix', v)),
+        seed: seedOf('options.seed', o.seed, defaultOf(SESSION, 'seed')),
+        dataSeed: seedOf('options.dataSeed', o.dataSeed ?? o.seed, defaultOf(SESSION, 'seed')) };
       const raw = { d, layers: resolved.layers, heads: resolved.heads, hidden: mlp.hidden, kind: mlp.kind,
-        activation: mlp.activation, rank: mlp.rank, symmetrize: mlp.symmetrize, beta: mlp.beta ?? 1,
+        activation: mlp.activation, rank: mlp.rank, symmetrize: mlp.symmetrize,
+        beta: mlp.beta ?? defaultOf(MLP, 'beta'),
         context: resolved.context, batch: resolved.batch, optimizer: resolved.optimizer,
         learningRate: resolved.learningRate, weightDecay: resolved.weightDecay, clipNorm: resolved.clipNorm,
         momentum: resolved.momentum, mlpInitRms: resolved.mlpInitRms, warmup: resolved.warmup,
         decaySteps: resolved.decaySteps,
         seed: resolved.seed, dataSeed: resolved.dataSeed, gaugeFix: resolved.gaugeFix };
-      throwCoreError(m._lmValidateSession(raw, handleOf(o.corpus)), { argument: 'options', fields: [] });
+      throwCoreError(sessionStatus(m._lmValidateSession(raw, handleOf(o.corpus))),
+        { argument: 'options', prefix: 'options', fields: SESSION_FIELDS });
       const { corpus: _corpus, ...rest } = resolved;  // the session's options, without the corpus handle
       return new LmSession(core, m._lmCreateSession(raw, handleOf(o.corpus)), rest);
     },

@@ -21,6 +21,7 @@
 
 #include "gatelab/base/rng.hpp"
 #include "gatelab/model/transformer.hpp"
+#include "gatelab/paper_a/layer.hpp"
 #include "gatelab/train/char_corpus.hpp"
 #include "gatelab/train/optimizer.hpp"
 
@@ -40,6 +41,35 @@ struct LmConfig {
   std::uint64_t data_seed = 1;
   bool gauge_fix = false;     // §A13 after every step (standard family, gauge-fixable MLP kinds)
   float mlp_init_rms = 0.0f;  // > 0: scale each block's MLP V so its output RMS at init is this (§A20)
+};
+
+// What lab.lm.createSession and lab.lm.createCorpus use for an omitted option (the catalogue
+// states them; web/lib/train/lm.js reads them from there): a figure-sized model that trains in a
+// browser worker, not the experiments' d = 64 set-up (cpp/experiments/experiment_lm.hpp). The MLP's
+// budget, 6·d² (§A20), depends on d and so is not a fixed default.
+struct LmApiDefaults {
+  int d = 32;
+  int layers = 2;
+  int heads = 4;
+  int context = 32;
+  int batch = 8;
+  OptimizerKind optimizer = OptimizerKind::adamw;
+  float learning_rate = 4e-3f;
+  float weight_decay = 0.1f;
+  float clip_norm = 1.0f;
+  float momentum = 0.9f;
+  int warmup = 50;
+  int decay_steps = 0;
+  float mlp_init_rms = 0.0f;
+  bool gauge_fix = false;
+  std::uint64_t seed = 1;
+  LayerKind mlp_kind = LayerKind::gated;
+  Activation mlp_activation = Activation::silu;
+  int mlp_rank = 1;
+  float mlp_symmetrize = 0.0f;
+  float mlp_beta = 1.0f;
+  double dev_fraction = 0.05;
+  double validation_fraction = 0.05;
 };
 
 // The MLP width that spends `budget` parameters per block on a d → d paper-A layer
