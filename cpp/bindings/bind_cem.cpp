@@ -142,6 +142,10 @@ EMSCRIPTEN_BINDINGS(gatelab_cem) {
   function("_createCemMlp", &create<CemMlp, CemMlpConfig, to_config>, allow_raw_pointers());
   function("_createCemStdAttention", &create<CemStdAttention, CemStdAttentionConfig, to_config>, allow_raw_pointers());
   function("_createCemGatedMlp", &create<CemGatedMlp, CemGatedMlpConfig, to_config>, allow_raw_pointers());
+  function("_cemDefaultPrecondRank", +[](const std::string& precond, int d) {
+    CemPrecond p = CemPrecond::none;
+    return parse_cem_precond(precond, p).ok() ? cem_default_precond_rank(p, d) : 0;
+  });
   function("_cemAttentionTieProblem", &attention_tie_problem);
   function("_cemMlpTieProblem", &mlp_tie_problem);
   function("_cemStandardFromTied", +[](const CemAttention& a) {

@@ -2,6 +2,8 @@
 // every CEM call starts with, and the config checks the layers share with the baselines.
 #include "gatelab/cem/common.hpp"
 
+#include <algorithm>
+
 #include "cem/math.hpp"
 
 namespace gatelab {
@@ -22,6 +24,10 @@ const char* cem_precond_name(CemPrecond v) {
     case CemPrecond::psd: return "psd";
   }
   return "none";
+}
+
+int cem_default_precond_rank(CemPrecond precond, int d) {
+  return precond == CemPrecond::none ? 0 : std::min(2, std::max(0, d));
 }
 
 const char* cem_family_name(CemFamily v) { return v == CemFamily::cem ? "cem" : "standard"; }

@@ -1,6 +1,6 @@
 // Paper B's layer makers (lab.cem.create*) and the energy grid of a CEM layer (docs/MATH.md §B).
 // Ranges are the constants cem/common.cpp checks; defaults are read from default-constructed configs
-// where the JS API uses the core's (heads: the API's default is 1 head, the config's 2, so none).
+// and, where the API's differ from a config's (heads, the activations), from CemApiDefaults.
 #include "gatelab/cem/options.hpp"
 
 #include "gatelab/cem/attention.hpp"
@@ -14,16 +14,22 @@ void add_cem_options(OptionEntries& entries, NameSets& names) {
   using T = OptionType;
   const CemAttentionConfig attention;
   const CemMlpConfig mlp;
+  const CemApiDefaults api;
   const OptionField d = {"d", T::integer, "", {}, 1, cem_max_d};
-  const OptionField heads = {"heads", T::integer, "", {}, 1, cem_max_heads};
+  const OptionField heads = {"heads", T::integer, "", default_number(api.heads), 1, cem_max_heads};
   const OptionField hidden = {"hidden", T::integer, "", {}, 1, cem_max_hidden};
   // β = 0 is the config's "1/√d_h"; the API leaves β out for it, so no default is stated.
   const OptionField beta = {"beta", T::number, "", {}, 0, cem_max_beta};
   const OptionField seed = {"seed", T::seed, "", default_number(double(attention.seed))};
   const OptionField precond = {"precond", T::name, "preconditioners",
                                default_name(cem_precond_name(attention.precond))};
-  // The rank's range depends on d (0 … min(d, cem_max_rank)).
+  // The rank's range and default depend on d and precond (cem_default_precond_rank), so neither is stated.
   const OptionField precond_rank = {"precond_rank", T::integer};
+  // β of a swish activation; the makers refuse it for any other activation.
+  const OptionField swish_beta = {"beta", T::number, "", default_number(api.swish_beta)};
+  const auto activation = [](Activation a) {
+    return OptionField{"activation", T::name, "activations", default_name(activation_name(a))};
+  };
   entries.push_back({"cem.createAttention",
                      {d,
                       heads,
@@ -39,14 +45,13 @@ void add_cem_options(OptionEntries& entries, NameSets& names) {
                       hidden,
                       {"steps", T::integer, "", default_number(mlp.steps), 1, cem_max_steps},
                       {"eta", T::number, "", default_number(mlp.eta)},
-                      {"activation", T::name, "activations"},
-                      {"beta", T::number},
+                      activation(api.mlp_activation),
+                      swish_beta,
                       precond,
                       precond_rank,
                       seed}});
   entries.push_back({"cem.createStandardAttention", {d, heads, beta, seed}});
-  entries.push_back(
-      {"cem.createGatedMlp", {d, hidden, {"activation", T::name, "activations"}, {"beta", T::number}, seed}});
+  entries.push_back({"cem.createGatedMlp", {d, hidden, activation(api.gated_mlp_activation), swish_beta, seed}});
   entries.push_back({"cem.energyGrid",
                      {{"min", T::number},
                       {"max", T::number},

@@ -5,6 +5,7 @@
 // The energy view is in energy.test.mjs, the error paths and leaks in errors.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { OPTIONS } from '../../../web/lib/catalogue.js';
 import { lab, SOFTPLUS_INV_ONE, randomArray, relError, bits, randomizeParams } from './fixture.mjs';
 
 test('createAttention follows the contract: options, defaults, β, parameter count', () => {
@@ -45,6 +46,28 @@ test('createAttention follows the contract: options, defaults, β, parameter cou
   assert.deepEqual({ ...defaults.options }, { d: 4, heads: 1, steps: 1, eta: 1, beta: Math.fround(0.5),
     diagonal: 'none', precond: 'none', precondRank: 0, seed: 0 });
   defaults.dispose();
+  assert.equal(lab.liveObjects(), 0);
+});
+
+test('the makers\' defaults are the core\'s: the catalogue states them, the core picks the rank', () => {
+  const stated = (entry, name) => OPTIONS[entry][name].default;
+  const mlp = lab.cem.createMlp({ d: 4, hidden: 3 });
+  assert.equal(mlp.options.activation, stated('cem.createMlp', 'activation'));
+  assert.equal(mlp.options.steps, stated('cem.createMlp', 'steps'));
+  const gated = lab.cem.createGatedMlp({ d: 4, hidden: 3 });
+  assert.equal(gated.options.activation, stated('cem.createGatedMlp', 'activation'));
+  assert.notEqual(mlp.options.activation, gated.options.activation, 'the two MLPs differ by default (ReLU, SiLU)');
+  const standard = lab.cem.createStandardAttention({ d: 4 });
+  assert.equal(standard.options.heads, stated('cem.createStandardAttention', 'heads'));
+  // No rank given: 0 without a preconditioner, else min(2, d).
+  const rank = (d, precond) => {
+    const layer = lab.cem.createAttention({ d, precond });
+    const r = layer.options.precondRank;
+    layer.dispose();
+    return r;
+  };
+  assert.deepEqual([rank(1, 'paper'), rank(8, 'paper'), rank(8, 'psd'), rank(8, 'none')], [1, 2, 2, 0]);
+  [mlp, gated, standard].forEach((x) => x.dispose());
   assert.equal(lab.liveObjects(), 0);
 });
 

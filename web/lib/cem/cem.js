@@ -5,19 +5,21 @@
 // (untied attention and the gated MLP) and the standard layer a tied one equals. Every number is
 // computed by the C++ core (cpp/bindings/bind_cem.cpp); this file validates the options and
 // makes the wrappers (layers.js). Types: cem.d.ts.
-import { NAMES } from '../catalogue.js';
+import { NAMES, OPTIONS as CATALOGUE } from '../catalogue.js';
 import { throwCoreError } from '../core/errors.js';
 import { handleOf } from '../core/handles.js';
-import { fail, oneOf, optionsOf, seedOf } from '../core/validate.js';
+import { defaultOf, fail, oneOf, optionsOf, seedOf } from '../core/validate.js';
 import { CemAttention, CemMlp, float32, GatedMlp, StandardAttention } from './layers.js';
 
 export const CEM_DIAGONALS = NAMES.diagonals;
 export const CEM_PRECONDS = NAMES.preconditioners;
 
-// The options the core may name in a validation message; they are the JS option names.
-const OPTION_FIELDS = ['d', 'heads', 'steps', 'eta', 'beta', 'diagonal', 'precond', 'precondRank', 'seed', 'hidden',
-  'activation'];
-const OPTIONS = { argument: 'options', fields: OPTION_FIELDS };
+// The options the core may name in a validation message: every maker's, from the catalogue.
+const MAKERS = ['cem.createAttention', 'cem.createMlp', 'cem.createStandardAttention', 'cem.createGatedMlp'];
+const OPTIONS = { argument: 'options', fields: [...new Set(MAKERS.flatMap((entry) => Object.keys(CATALOGUE[entry])))] };
+
+/** An option's value, or the core's default for the maker (the catalogue's) when it is left out. */
+const given = (o, entry, name, check) => (o[name] === undefined ? defaultOf(entry, name) : check(name, o[name]));
 
 /** A JS number Embind can pass as a C++ int without truncating it (ranges: C++ validate()). */
 function int32(argument, value) {
@@ -41,18 +43,18 @@ function attentionBeta(o) {
 export function installCem(core) {
   const m = core.module;
 
-  const activationOptions = (o, defaultActivation) => {
-    const activation = core.activations[core.activationIndex(o.activation ?? defaultActivation)];
-    const beta = o.beta === undefined ? 1 : float32('beta', o.beta);
+  const activationOptions = (o, entry) => {
+    const activation = core.activations[core.activationIndex(o.activation ?? defaultOf(entry, 'activation'))];
+    const beta = given(o, entry, 'beta', float32);
     if (o.beta !== undefined && activation !== 'swish') {
       fail('beta', `given only for activation 'swish' (activation is '${activation}')`, o.beta, 'unsupported');
     }
     return { activation, beta };
   };
 
-  const precondOptions = (o, d) => {
-    const precond = o.precond === undefined ? 'none' : oneOf('precond', o.precond, CEM_PRECONDS);
-    const rank = o.precondRank === undefined ? (precond === 'none' ? 0 : Math.min(2, Math.max(0, d)))
+  const precondOptions = (o, entry, d) => {
+    const precond = given(o, entry, 'precond', (name, v) => oneOf(name, v, CEM_PRECONDS));
+    const rank = o.precondRank === undefined ? m._cemDefaultPrecondRank(precond, d)
       : int32('precondRank', o.precondRank);
     return { precond, precondRank: rank };
   };
@@ -77,17 +79,18 @@ export function installCem(core) {
 
     /** CEM attention; see cem.d.ts for the options. Dispose it when done. */
     createAttention(options) {
-      const o = optionsOf('options', options, 'cem.createAttention');
+      const entry = 'cem.createAttention';
+      const o = optionsOf('options', options, entry);
       const d = int32('d', o.d);
       const config = {
         d,
-        heads: o.heads === undefined ? 1 : int32('heads', o.heads),
-        steps: o.steps === undefined ? 1 : int32('steps', o.steps),
-        eta: o.eta === undefined ? 1 : float32('eta', o.eta),
+        heads: given(o, entry, 'heads', int32),
+        steps: given(o, entry, 'steps', int32),
+        eta: given(o, entry, 'eta', float32),
         beta: attentionBeta(o),
-        diagonal: o.diagonal === undefined ? 'none' : oneOf('diagonal', o.diagonal, CEM_DIAGONALS),
-        ...precondOptions(o, d),
-        seed: seedOf('seed', o.seed),
+        diagonal: given(o, entry, 'diagonal', (name, v) => oneOf(name, v, CEM_DIAGONALS)),
+        ...precondOptions(o, entry, d),
+        seed: seedOf('seed', o.seed, defaultOf(entry, 'seed')),
       };
       throwCoreError(m._validateCemAttentionOptions(config), OPTIONS);
       return new CemAttention(core, m._createCemAttention(config), config);
@@ -95,18 +98,19 @@ export function installCem(core) {
 
     /** The tied gated MLP; see cem.d.ts for the options. Dispose it when done. */
     createMlp(options) {
-      const o = optionsOf('options', options, 'cem.createMlp');
+      const entry = 'cem.createMlp';
+      const o = optionsOf('options', options, entry);
       const d = int32('d', o.d);
-      const { activation, beta } = activationOptions(o, 'relu');
+      const { activation, beta } = activationOptions(o, entry);
       const config = {
         d,
         hidden: int32('hidden', o.hidden),
-        steps: o.steps === undefined ? 1 : int32('steps', o.steps),
-        eta: o.eta === undefined ? 1 : float32('eta', o.eta),
+        steps: given(o, entry, 'steps', int32),
+        eta: given(o, entry, 'eta', float32),
         activation,
         activationBeta: beta,
-        ...precondOptions(o, d),
-        seed: seedOf('seed', o.seed),
+        ...precondOptions(o, entry, d),
+        seed: seedOf('seed', o.seed, defaultOf(entry, 'seed')),
       };
       throwCoreError(m._validateCemMlpOptions(config), OPTIONS);
       const { activationBeta, ...rest } = config;
@@ -116,19 +120,21 @@ export function installCem(core) {
 
     /** Standard (untied) causal multi-head attention: W_Q, W_K, W_V, W_O, 4d² parameters. */
     createStandardAttention(options) {
-      const o = optionsOf('options', options, 'cem.createStandardAttention');
-      const heads = o.heads === undefined ? 1 : int32('heads', o.heads);
-      const config = { d: int32('d', o.d), heads, beta: attentionBeta(o), seed: seedOf('seed', o.seed) };
+      const entry = 'cem.createStandardAttention';
+      const o = optionsOf('options', options, entry);
+      const config = { d: int32('d', o.d), heads: given(o, entry, 'heads', int32), beta: attentionBeta(o),
+        seed: seedOf('seed', o.seed, defaultOf(entry, 'seed')) };
       throwCoreError(m._validateCemStdAttentionOptions(config), OPTIONS);
       return new StandardAttention(core, m._createCemStdAttention(config), config);
     },
 
     /** The gated MLP (SwiGLU with activation 'silu'): W_gate, W_up, W_down, 3dM parameters. */
     createGatedMlp(options) {
-      const o = optionsOf('options', options, 'cem.createGatedMlp');
-      const { activation, beta } = activationOptions(o, 'silu');
+      const entry = 'cem.createGatedMlp';
+      const o = optionsOf('options', options, entry);
+      const { activation, beta } = activationOptions(o, entry);
       const config = { d: int32('d', o.d), hidden: int32('hidden', o.hidden), activation, activationBeta: beta,
-        seed: seedOf('seed', o.seed) };
+        seed: seedOf('seed', o.seed, defaultOf(entry, 'seed')) };
       throwCoreError(m._validateCemGatedMlpOptions(config), OPTIONS);
       const { activationBeta, ...rest } = config;
       const layerOptions = activation === 'swish' ? { ...rest, beta: activationBeta } : rest;

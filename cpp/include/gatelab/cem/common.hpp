@@ -62,6 +62,19 @@ Status cem_check_call(int n, const void* in, const void* out);
 // work-tensor cap; ok when fine.
 Status cem_check_trajectory(int n, int d, int steps);
 
+// What lab.cem's layer makers use for an omitted option, beside the configs' own defaults (steps,
+// η, diagonal, preconditioner, seed); the catalogue states them and web/lib/cem/cem.js reads them
+// there. The tied MLP defaults to ReLU, the standard gated MLP to SiLU (SwiGLU).
+struct CemApiDefaults {
+  int heads = 1;
+  Activation mlp_activation = Activation::relu;
+  Activation gated_mlp_activation = Activation::silu;
+  float swish_beta = 1.0f;
+};
+// The preconditioner rank a layer maker uses when none is given: 0 without a preconditioner, else
+// min(2, d) (d ≥ 0).
+int cem_default_precond_rank(CemPrecond precond, int d);
+
 // The activation of a CEM MLP from its catalogue name: swish keeps swish_beta, every other
 // activation has no parameter (beta 1). ok or a status naming the activation.
 Status parse_cem_activation(std::string_view name, float swish_beta, ActivationSpec& out);
