@@ -53,7 +53,8 @@ double log10_of(double v) { return portable_log(v) / portable_log(10.0); }
 
 Status validate(const CensusOptions& o) {
   if (!std::isfinite(o.beta) || std::fabs(o.beta) > max_swish_beta)
-    return out_of_range("beta", "beta must be finite with |beta| <= 100");
+    return out_of_range("beta",
+                        "beta must be finite with |beta| <= " + std::to_string(static_cast<int>(max_swish_beta)));
   if (o.activations.size() > static_cast<std::size_t>(activation_count) || o.ranks.size() > 64)
     return invalid_value("", "too many entries");
   if (o.kinds.empty()) return out_of_range("kinds", "kinds must list at least one kind");

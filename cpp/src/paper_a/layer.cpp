@@ -57,7 +57,8 @@ Status parse_activation_spec(std::string_view name, float beta, std::string_view
   Activation a{};
   if (Status e = parse_activation(name, field, a); !e.ok()) return e;
   if (!std::isfinite(beta) || std::fabs(beta) > max_swish_beta)
-    return out_of_range("beta", "beta must be finite with |beta| <= 100");
+    return out_of_range("beta",
+                        "beta must be finite with |beta| <= " + std::to_string(static_cast<int>(max_swish_beta)));
   out = {a, beta};
   return {};
 }

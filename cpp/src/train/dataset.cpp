@@ -228,7 +228,8 @@ Status validate_user_points(const float* x, const float* y, int count, float fra
   if (Status e = fraction_error(fraction); !e.ok()) return e;
   for (int i = 0; i < 2 * count; ++i) {
     if (!(std::fabs(x[i]) <= max_user_coordinate)) {
-      return out_of_range("points.x", "x[" + std::to_string(i) + "] must be finite with |x| <= 10000");
+      return out_of_range("points.x", "x[" + std::to_string(i) + "] must be finite with |x| <= " +
+                                          std::to_string(static_cast<int>(max_user_coordinate)));
     }
   }
   for (int i = 0; i < count; ++i) {

@@ -182,7 +182,8 @@ Status parse_race_models(std::string_view list, float beta, std::vector<RaceMode
     }
     const std::string activation = item.substr(colon + 1, second == std::string::npos ? second : second - colon - 1);
     if (Status e = parse_activation_spec(activation, beta, "models", m.activation); !e.ok()) return e;
-    if (out.size() >= static_cast<std::size_t>(max_race_models)) return out_of_range("models", "models: at most 16");
+    if (out.size() >= static_cast<std::size_t>(max_race_models))
+      return out_of_range("models", "models: at most " + std::to_string(max_race_models));
     out.push_back(m);
   }
   return {};
