@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { loadGateLab } from '../../../web/lib/gatelab.js';
-import { parseLmOptions } from '../../../scripts/experiments/lm-cli.mjs';
 import { analyse as analyseTinyLm, report as tinyLmReport } from '../../../scripts/experiments/tiny-lm.mjs';
 
 const root = new URL('../../../', import.meta.url);
@@ -179,7 +178,7 @@ test('tiny-lm under Holm: its report regenerated from the committed JSON, each H
   assert.ok(doc.includes(`do not survive Holm over the run's five comparisons (p = ${widthT2.holm.toFixed(3)} and `
     + `${paramsT2.holm.toFixed(3)})`));
   assert.match(doc, /"untied ahead at equal parameters" is not a finding/);
-  assert.match(doc, /T = 2 is worse than T = 1" is confounded and no longer a finding until a rerun/);
+  assert.match(doc, /first ran at that fixed η = 1\/4, the step the GP grid showed to be wrong for T = 2/);
 });
 
 test('the step-size confound and the diagonal under Holm: every number quoted is the JSON\'s', () => {
@@ -207,17 +206,4 @@ test('the step-size confound and the diagonal under Holm: every number quoted is
   assert.deepEqual([resolved[0], resolved.at(-1)], ['0.0006', '0.0016']);
   assert.ok(doc.includes(`These effects, ${resolved[0]}–${resolved.at(-1)} RMSE, are statistically resolved and `
     + 'practically negligible'));
-});
-
-test('the documented rerun of T = 1 and T = 2 at η = 1/16 and 1/8 is a valid command; its cost is the run\'s', () => {
-  const tiny = JSON.parse(read('docs/experiments/tiny-lm.json'));
-  const commands = [...doc.matchAll(/npm run experiment -- tiny-lm (--variants \S+ --eta \S+ --out \S+)/g)]
-    .map((m) => m[1]);
-  assert.deepEqual(commands.map((c) => parseLmOptions(c.split(' ')).study), [
-    ['--eta', '0.0625', '--variants', 'cem-t1-d64,cem-t2-d64'],
-    ['--eta', '0.125', '--variants', 'cem-t1-d64,cem-t2-d64']]);
-  const perJob = tiny.timing.jobSeconds / tiny.timing.jobs;
-  const jobs = 2 * 3 + 2 * tiny.settings.seeds;
-  assert.ok(doc.includes(`${jobs} jobs per η (roughly ${Math.round((jobs * perJob) / 60)} core-minutes each at the `
-    + `committed run's mean of ${Math.round(perJob)} s per job)`));
 });
