@@ -15,6 +15,7 @@ const article = readFileSync(new URL('web/demos/paper-a.html', root), 'utf8');
 const doc = readFileSync(new URL('docs/PAPER_A_LM.md', root), 'utf8');
 
 const study = JSON.parse(readFileSync(new URL('docs/experiments/prereg/final-silu/verdict.json', root), 'utf8'));
+const mechanism = JSON.parse(readFileSync(new URL('docs/experiments/prereg/mechanism.json', root), 'utf8'));
 
 /** The pre-registered study's numbers as the article's summary quotes them (3 decimals). */
 function studyQuotes() {
@@ -24,7 +25,13 @@ function studyQuotes() {
   const quote = (d) => `${signed(d.mean, 3)} ${interval([d.lo, d.hi], 3, signed)}`;
   return [`FFN-SiLU − SwiGLU ${quote(gain)}`, `symgated SiLU − SwiGLU ${quote(diff('H1'))} at its own rate,`,
     `${quote(diff('H1′'))} at SwiGLU’s,`,
-    `SiLU·SiLU is ahead, ${quote(diff('H3'))}`];
+    `SiLU·SiLU is ahead, ${quote(diff('H3'))}`, mechanismQuote()];
+}
+
+/** The conditioning sentence's ratio: 10 to SwiGLU's mean log10 κ excess over FFN-SiLU (mechanism.json). */
+function mechanismQuote() {
+  const kBar = mechanism.comparisons.kBar.find((r) => r.variant === 'swiglu').diff.mean;
+  return `(SwiGLU’s about ${(10 ** kBar).toFixed(1)} times)`;
 }
 
 const signed = (v, digits) => `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(digits)}`;
