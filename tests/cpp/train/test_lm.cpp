@@ -143,7 +143,7 @@ TEST(LmSession, InitialMlpOutputRmsIsTheTarget) {
     for (int l = 0; l < 2; ++l) {
       const int rows = s.model().cached_rows();
       std::vector<float> y(std::size_t(rows) * c.model.d);
-      s.model().std_mlp(l)->forward(s.model().mlp_input(l), rows, y.data());
+      ASSERT_TRUE(s.model().std_mlp(l)->forward(s.model().mlp_input(l), rows, y.data()).ok());
       double sum = 0;
       for (float v : y) sum += double(v) * v;
       EXPECT_NEAR(std::sqrt(sum / y.size()), 0.3, 1e-4) << layer_kind_name(kind) << " block " << l;
