@@ -5,12 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
-if [ ! -f build/native/CMakeCache.txt ]; then
+# Configure unless a configure finished (a failed one leaves a cache but no Makefile).
+if [ ! -f build/native/Makefile ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build build/native -j"$jobs"
 
-if [ ! -f build/wasm/CMakeCache.txt ]; then
+if [ ! -f build/wasm/Makefile ]; then
   # emcmake would pass --experimental-wasm-threads to node, which Node 20 rejects.
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null

@@ -202,10 +202,15 @@ describe('<gatelab-lm>', () => {
 
     // A long run: it trains on screen, stops off screen and in a hidden tab, and goes on after.
     await figure.evaluate((el) => el.setAttribute('steps', '4000'));
-    const progressed = (from) => page.waitForFunction(
-      ([tag, s]) => document.querySelector(tag).results?.stepsDone > s, [TAG, from], { timeout: 60_000 });
-    const stillAfter = async (ms) => {
-      await page.waitForTimeout(ms);
+    // The new length restarts the training (after a debounce): wait for the 4,000-step one.
+    const progressed = (from) => page.waitForFunction(([tag, s]) => {
+      const r = document.querySelector(tag).results;
+      return r?.steps === 4000 && r.stepsDone > s;
+    }, [TAG, from], { timeout: 60_000 });
+    // Unseen, the figure finishes the turns in flight (any length on a slow machine), then rests: wait for
+    // the rest, then check that nothing moves.
+    const stillAfter = async () => {
+      await page.waitForFunction((tag) => document.querySelector(tag).training === false, TAG, { timeout: 60_000 });
       const a = (await results(page)).runs.map((x) => x.stepsDone);
       await page.waitForTimeout(600);
       assert.deepEqual((await results(page)).runs.map((x) => x.stepsDone), a, 'no training while unseen');
@@ -216,14 +221,14 @@ describe('<gatelab-lm>', () => {
       document.querySelector('.spacer').style.height = '3000px';
       window.scrollTo(0, document.body.scrollHeight);
     });
-    let at = await stillAfter(800);
+    let at = await stillAfter();
     await figure.scrollIntoViewIfNeeded();
     await progressed(at);
     await page.evaluate(() => {
       Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
       document.dispatchEvent(new Event('visibilitychange'));
     });
-    at = await stillAfter(800);
+    at = await stillAfter();
     await page.evaluate(() => {
       delete document.visibilityState;
       document.dispatchEvent(new Event('visibilitychange'));

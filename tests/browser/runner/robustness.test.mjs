@@ -164,8 +164,14 @@ ${TAGS.map((tag) => `<div class="slot"><${tag}${SHORT[tag] ?? ''}></${tag}></div
       window.__holder = document.getElementById('holder');
       window.__holder.remove();
     });
-    await p.waitForTimeout(700);
-    const paused = await progress();
+    // The turns in flight finish (any length on a slow machine); then nothing may move.
+    let paused = await progress();
+    for (const end = Date.now() + 30_000; Date.now() < end;) {
+      await p.waitForTimeout(500);
+      const now = await progress();
+      if (now.race === paused.race && now.gp === paused.gp) break;
+      paused = now;
+    }
     await p.waitForTimeout(800);
     assert.deepEqual(await progress(), paused, 'nothing trains out of the page');
     await p.evaluate(() => document.querySelector('main').append(window.__holder));

@@ -186,6 +186,11 @@ export declare class GateLabLm extends GateLabFigure<LmState> {
   paused: boolean;
   /** The chosen models' names as readers know them (lab.layerLabel), in the order of `models`. */
   readonly modelLabels: string[];
+  /**
+   * True while steps are computing; off screen, in a hidden tab or paused the figure finishes the turns in
+   * flight, then rests.
+   */
+  readonly training: boolean;
   /** Everything computed so far (a fresh object each read), or null before the sessions start. */
   readonly results: {
     settings: object; state: LmState; steps: number; stepsDone: number; finished: boolean; resumedAt: number;

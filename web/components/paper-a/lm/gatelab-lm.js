@@ -87,6 +87,14 @@ export class GateLabLm extends GateLabFigure {
   }
 
   /**
+   * True while steps are computing; off screen, in a hidden tab or paused the figure finishes the turns in
+   * flight, then rests.
+   */
+  get training() {
+    return this.#looping;
+  }
+
+  /**
    * The chosen models as readers know them ("SwiGLU", "symgated (SiLU)", "MLP (GELU)"), from the
    * library's lab.layerLabel once it has loaded (before: the generated preset's labels, the same
    * C++ table), so a page's caption can name what is training.
