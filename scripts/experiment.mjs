@@ -4,7 +4,7 @@
 //   node scripts/experiment.mjs all-tasks [--seeds 5] [--steps N] [--quick] [--out dir]
 //   node scripts/experiment.mjs gp-recursion|gp-descent|tiny-lm|mlp-lm [--quick] [--threads K] [--out dir] …
 //     (paper B, native runner: scripts/experiments/gp-recursion.mjs, tiny-lm.mjs)
-//   node scripts/experiment.mjs mlp-lm-verdict|mlp-lm-power|mlp-lm-mechanism|mlp-lm-width|tiny-lm-eta …
+//   node scripts/experiment.mjs mlp-lm-verdict|mlp-lm-power|mlp-lm-mechanism|mlp-lm-width|mlp-lm-dial|tiny-lm-eta …
 //     (issue #23's pre-registered verdict, power, mechanism readout, width pilot and tiny-lm's η rerun)
 // More options: --count --noise --lr (or --lrs 0.003,0.01,0.03: each model keeps the rate
 //   with the lowest train loss) --optimizer --loss --batch --seed --budget
@@ -23,6 +23,7 @@ const PAPER_B = { 'gp-recursion': './experiments/gp-recursion.mjs', 'tiny-lm': '
   'mlp-lm': './experiments/mlp-lm.mjs', 'gp-descent': './experiments/gp-descent.mjs',
   'mlp-lm-verdict': './experiments/mlp-lm-verdict.mjs', 'mlp-lm-power': './experiments/mlp-lm-power.mjs',
   'mlp-lm-mechanism': './experiments/mlp-lm-mechanism.mjs', 'mlp-lm-width': './experiments/mlp-lm-width.mjs',
+  'mlp-lm-dial': './experiments/mlp-lm-dial.mjs',
   'tiny-lm-eta': './experiments/tiny-lm-eta.mjs' };
 if (Object.hasOwn(PAPER_B, process.argv[2])) {
   const { main } = await import(PAPER_B[process.argv[2]]);
