@@ -113,8 +113,9 @@ TEST(Bigated, InverseScalingHoldsForEveryHomogeneousDegreeWithPowerOne) {
 TEST(Bigated, NamesParseAndSymmetrizeIsRefused) {
   EXPECT_EQ(parse_layer_kind("bigated"), LayerKind::bigated);
   EXPECT_STREQ(layer_kind_name(LayerKind::bigated), "bigated");
-  EXPECT_NE(validate(config(LayerKind::bigated, Activation::silu, 1, 0.5f)).message.find("symmetrize"),
-            std::string::npos);
+  const Status refused = validate(config(LayerKind::bigated, Activation::silu, 1, 0.5f));
+  EXPECT_EQ(refused.code, ErrorCode::unsupported);
+  EXPECT_EQ(refused.field, "symmetrize");
   EXPECT_EQ(Layer(config(LayerKind::bigated, Activation::silu, 2)).parameter_count(),
             Layer(config(LayerKind::gated, Activation::silu, 2)).parameter_count());
 }

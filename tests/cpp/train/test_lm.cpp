@@ -213,7 +213,9 @@ TEST(LmSession, GaugeFixingKeepsQAtUnitNorm) {
     EXPECT_NEAR(n2, 1.0, 1e-5);
   }
   c.model.activation = {Activation::silu, 1.0f};
-  EXPECT_NE(validate(c, *corpus).message.find("gauge_fix"), std::string::npos);
+  const Status gauge = validate(c, *corpus);
+  EXPECT_EQ(gauge.code, ErrorCode::out_of_range);
+  EXPECT_EQ(gauge.field, "gauge_fix");
 }
 
 TEST(LmSession, RefusesBadConfigs) {
@@ -223,10 +225,14 @@ TEST(LmSession, RefusesBadConfigs) {
   EXPECT_NE(LmSession(c, corpus).error(), "");
   c = small_config();
   c.optimizer.learning_rate = 0;
-  EXPECT_NE(LmSession(c, corpus).error().message.find("optimizer"), std::string::npos);
+  const Status rate = LmSession(c, corpus).error();
+  EXPECT_EQ(rate.code, ErrorCode::out_of_range);
+  EXPECT_EQ(rate.field, "optimizer.learning_rate");
   c = small_config();
   c.model.heads = 3;
-  EXPECT_NE(LmSession(c, corpus).error().message.find("model"), std::string::npos);
+  const Status heads = LmSession(c, corpus).error();
+  EXPECT_EQ(heads.code, ErrorCode::invalid_value);
+  EXPECT_EQ(heads.field, "model.attention.heads");
   LmSession broken(c, corpus);
   EXPECT_EQ(broken.train(1), broken.error());
   EXPECT_NE(LmSession(small_config(), nullptr).error(), "");
