@@ -18,7 +18,8 @@ const committed = json('docs/experiments/prereg/final-silu/verdict.json');
 const flat = (text) => text.replace(/\s+/g, ' ').replace(/ > /g, ' ');
 const study = read('docs/PAPER_A_LM_STUDY.md');
 const section = flat(study.slice(study.indexOf('\n## The pre-registered study: the SiLU family\'s final')));
-const answer = flat(read('docs/PAPER_A_LM.md')).match(/\*\*Answer, SiLU family[^]*?has not run\./)?.[0] ?? '';
+const answer = flat(read('docs/PAPER_A_LM.md')).match(/\*\*Answer, SiLU family[^]*?summary is \*neither\*\./)?.[0]
+  ?? '';
 
 const signed = (v) => `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(4)}`;
 const quoted = (text) => assert.ok(section.includes(text), `docs/PAPER_A_LM_STUDY.md, SiLU final, quotes: ${text}`);
@@ -74,7 +75,7 @@ test('the SiLU family\'s final section quotes the committed files', async () => 
   assert.ok(section.includes('**Verdict, SiLU family: against.**'));
   assert.ok(answer.includes('is **against**'), 'the answer box states the word');
   const open = committed.verdicts.filter((v) => v.verdict === 'not resolved at this scale').map((v) => v.id);
-  assert.deepEqual(open, ['H2', 'H4'], 'the ReLU family, which the text says has not run');
+  assert.deepEqual(open, ['H2', 'H4'], 'the ReLU family, absent from this analysis');
   const h3 = final.hypotheses.find((h) => h.id === 'H3').diff;
   quoted(`Here it is ahead by ${(-h3.mean).toFixed(4)} [${(-h3.hi).toFixed(4)}, ${(-h3.lo).toFixed(4)}]`);
   const sd = (name) => lab.stats.summary(losses(silu.main, name)).sd.toFixed(4);
