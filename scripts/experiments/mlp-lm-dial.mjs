@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { loadGateLab } from '../../web/lib/gatelab.js';
-import { DESIGN, WORDS, uniforms } from './mlp-lm-verdict.mjs';
+import { DESIGN, WORDS, interval, uniforms } from './mlp-lm-verdict.mjs';
 
 export const DIAL = Object.freeze({
   rate: 0.00566,
@@ -64,12 +64,6 @@ export function slope(lambdas, values) {
     den += (l - mid) ** 2;
   }
   return num / den;
-}
-
-function interval(stats, values, alpha) {
-  const s = stats.summary(values);
-  const half = stats.tQuantile(1 - alpha / 2, values.length - 1) * s.se;
-  return { n: s.n, mean: s.mean, sd: s.sd, p: s.p, lo: s.mean - half, hi: s.mean + half };
 }
 
 /** Seeds 1…n with every point of the dial and the FFN, or null when one is missing. */

@@ -54,8 +54,8 @@ function aligned(maps, n) {
   return maps.map((m) => seeds.map((s) => m.get(s)));
 }
 
-/** { mean, se, p, lo, hi } of values with the two-sided (1 − α) t-interval, from lab.stats. */
-function interval(stats, values, alpha) {
+/** { n, mean, sd, se, p, lo, hi } of values with the two-sided (1 − α) t-interval, from lab.stats. */
+export function interval(stats, values, alpha) {
   const s = stats.summary(values);
   const half = stats.tQuantile(1 - alpha / 2, values.length - 1) * s.se;
   return { n: s.n, mean: s.mean, sd: s.sd, se: s.se, p: s.p, lo: s.mean - half, hi: s.mean + half };
