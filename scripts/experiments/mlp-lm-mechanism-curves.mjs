@@ -1,6 +1,6 @@
 // The mechanism readout's curves (issue #23, deliverable 5): per variant, the mean over seeds of
 // log10 κ of the MLP slot's NTK (start and every curve point, mean over the blocks), of the
-// validation and train loss, and the gating gap L(FFN-SiLU) − L(variant) on both splits, so the
+// validation and train loss, and the gating gap L(FFN) − L(variant) on both splits (FFN-SiLU or FFN-ReLU), so the
 // loss-crossing (does a gated form start behind and overtake?) reads off one axis. Only replays
 // that match their job bit for bit enter (the readout's rule). Deterministic: the same files give
 // the same numbers and the same SVG text.
@@ -42,8 +42,8 @@ export function mechanismCurves(jobs, replays, { seeds = Infinity, baseline = 'f
   return out;
 }
 
-/** The three panels: log10 κ, validation loss, and the gap to FFN-SiLU (validation solid, train dashed). */
-export function mechanismSvg(curves, labels = {}) {
+/** The three panels: log10 κ, validation loss, and the gap to the baseline FFN (validation solid, train dashed). */
+export function mechanismSvg(curves, labels = {}, { baselineTitle = 'FFN-SiLU' } = {}) {
   const variants = Object.keys(curves);
   const color = (v) => PALETTE[variants.indexOf(v) % PALETTE.length];
   const label = (v) => labels[v] ?? v;
@@ -62,7 +62,7 @@ export function mechanismSvg(curves, labels = {}) {
       xLabel: 'step', yLabel: 'log10 κ', series: kappa }),
     panel({ x0: 60 + (w + 70), y0: top, width: w, height: h, title: 'validation loss (mean over seeds)',
       xLabel: 'step', yLabel: 'nats per character', series: loss }),
-    panel({ x0: 60 + 2 * (w + 70), y0: top, width: w, height: h, title: 'L(FFN-SiLU) − L(variant)',
+    panel({ x0: 60 + 2 * (w + 70), y0: top, width: w, height: h, title: `L(${baselineTitle}) − L(variant)`,
       xLabel: 'step', yLabel: 'nats per character', series: gaps }),
     legend(60, top + h + 60, [...kappa, { label: 'validation', color: '#555' },
       { label: 'train', color: '#555', dash: '4 3' }], { rows: 1, columnWidth: 180 }),

@@ -1,6 +1,7 @@
-// `npm run experiment -- mlp-lm-mechanism --jobs DIR --replays DIR [--seeds N] [--out FILE] [--svg FILE]`
-//   The mechanism readout of issue #23 (docs/PAPER_A_LM_PROTOCOL.md, addendum 1): conditioning
-//   measured beside the symmetry on the same runs. DIR --jobs holds the SiLU family's main jobs,
+// `npm run experiment -- mlp-lm-mechanism --jobs DIR --replays DIR [--family silu|relu] [--seeds N] [--out FILE]
+//   [--svg FILE]`
+//   The mechanism readout of issue #23 (docs/PAPER_A_LM_PROTOCOL.md, addenda 1 and 5): conditioning
+//   measured beside the symmetry on the same runs. DIR --jobs holds a family's main jobs,
 //   --replays the same jobs re-run with --ntk-tokens (docs/MATH.md §A24). A replay counts only when
 //   its validation curve equals its job's bit for bit. Per (variant, seed), averaged over the blocks:
 //   K̄ (mean log10 κ over the curve points, primary), K0 (start), Kend (end), the antisymmetric
@@ -22,6 +23,20 @@ export const READOUT = Object.freeze({
   quantities: Object.freeze(['kBar', 'k0', 'kEnd', 'loss', 'share', 'drift']),
   level: 0.95,
 });
+
+/** Addendum 5: the same readout for the ReLU family (FFN-ReLU the baseline, ReGLU the gated form). */
+export const READOUT_RELU = Object.freeze({
+  ...READOUT,
+  baseline: 'ffn-relu',
+  gated: 'reglu',
+  compared: Object.freeze(['reglu', 'symgated-relu', 'ffn-relu2']),
+  symmetric: Object.freeze(['symgated-relu', 'ffn-relu2']),
+});
+
+export const READOUTS = Object.freeze({ silu: READOUT, relu: READOUT_RELU });
+// The baselines as the write-ups and the figure's gap panel name them (kept out of the readout so
+// that the committed readout files stay what the command writes).
+const BASELINE_TITLES = Object.freeze({ 'ffn-silu': 'FFN-SiLU', 'ffn-relu': 'FFN-ReLU' });
 
 export const READINGS = Object.freeze({ favoured: 'favoured', disfavoured: 'disfavoured',
   open: 'not resolved at this scale' });
@@ -101,11 +116,12 @@ export function conditioningReading(comparisons, readout = READOUT) {
 const fmt = (x, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 
 /** The readout as a Markdown table and the reading. */
-export function mechanismReport({ comparisons, reading, mismatches, perVariant }) {
-  const lines = ['| variant − FFN-SiLU | seeds | K̄ (log10 κ) | K0 | Kend | loss |', '|---|---|---|---|---|---|'];
+export function mechanismReport({ readout: design = READOUT, comparisons, reading, mismatches, perVariant }) {
+  const lines = [`| variant − ${BASELINE_TITLES[design.baseline]} | seeds | K̄ (log10 κ) | K0 | Kend | loss |`,
+    '|---|---|---|---|---|---|'];
   const cell = (r) => (r.diff ? `${fmt(r.diff.mean)} [${fmt(r.diff.lo)}, ${fmt(r.diff.hi)}] (Holm p ${fmt(r.holmP)})`
     : 'missing');
-  for (const v of READOUT.compared) {
+  for (const v of design.compared) {
     const at = (q) => comparisons[q].find((r) => r.variant === v);
     lines.push(`| ${v} | ${at('kBar').seeds.length} | ${['kBar', 'k0', 'kEnd', 'loss'].map((q) => cell(at(q)))
       .join(' | ')} |`);
@@ -121,35 +137,41 @@ export function mechanismReport({ comparisons, reading, mismatches, perVariant }
 }
 
 /** The whole readout of job objects. */
-export function readout(jobs, replays, stats, { seeds = Infinity } = {}) {
+export function readout(jobs, replays, stats, { seeds = Infinity, design = READOUT } = {}) {
   const { rows: all, mismatches } = measurements(jobs, replays);
   const rows = all.filter((r) => r.seed <= seeds);
-  const comparisons = compare(rows, stats);
+  const comparisons = compare(rows, stats, design);
   const perVariant = {};
-  for (const v of [READOUT.baseline, ...READOUT.compared]) {
+  for (const v of [design.baseline, ...design.compared]) {
     const mine = rows.filter((r) => r.variant === v);
     if (!mine.length) continue;
     const avg = (q) => mean(mine.map((r) => r[q]));
     perVariant[v] = { seeds: mine.length, kBar: avg('kBar'), k0: avg('k0'), kEnd: avg('kEnd'), share: avg('share'),
       drift: avg('drift'), loss: avg('loss') };
   }
-  return { readout: READOUT, rows, mismatches, comparisons, perVariant, reading: conditioningReading(comparisons) };
+  return { readout: design, rows, mismatches, comparisons, perVariant,
+    reading: conditioningReading(comparisons, design) };
 }
 
 /** The command line; resolves with the exit code. */
 export async function main(argv) {
   const { values } = parseArgs({ args: argv, options: { jobs: { type: 'string' }, replays: { type: 'string' },
-    seeds: { type: 'string' }, out: { type: 'string' }, svg: { type: 'string' } } });
-  if (!values.jobs || !values.replays) {
-    console.error('usage: mlp-lm-mechanism --jobs DIR --replays DIR [--seeds N] [--out FILE] [--svg FILE]');
+    seeds: { type: 'string' }, out: { type: 'string' }, svg: { type: 'string' },
+    family: { type: 'string', default: 'silu' } } });
+  const design = READOUTS[values.family];
+  if (!values.jobs || !values.replays || !design) {
+    console.error('usage: mlp-lm-mechanism --jobs DIR --replays DIR [--family silu|relu] [--seeds N] [--out FILE]'
+      + ' [--svg FILE]');
     return 2;
   }
   const lab = await loadGateLab();
   const [jobs, replays] = [readJobs(values.jobs), readJobs(values.replays)];
   const seeds = values.seeds ? Number(values.seeds) : Infinity;
-  const out = { ...readout(jobs, replays, lab.stats, { seeds }), curves: mechanismCurves(jobs, replays, { seeds }) };
+  const out = { ...readout(jobs, replays, lab.stats, { seeds, design }),
+    curves: mechanismCurves(jobs, replays, { seeds, baseline: design.baseline }) };
   console.log(mechanismReport(out));
   if (values.out) writeFileSync(values.out, `${JSON.stringify(out, null, 1)}\n`);
-  if (values.svg) writeFileSync(values.svg, mechanismSvg(out.curves));
+  const baselineTitle = BASELINE_TITLES[design.baseline];
+  if (values.svg) writeFileSync(values.svg, mechanismSvg(out.curves, {}, { baselineTitle }));
   return 0;
 }

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { READINGS, measurements, mechanismReport, readout } from
+import { READINGS, READOUT_RELU, measurements, mechanismReport, readout } from
   '../../../scripts/experiments/mlp-lm-mechanism.mjs';
 import { mechanismCurves, mechanismSvg } from '../../../scripts/experiments/mlp-lm-mechanism-curves.mjs';
 import { uniforms } from '../../../scripts/experiments/mlp-lm-verdict.mjs';
@@ -26,7 +26,8 @@ function study(spec, seeds = 8) {
     for (let seed = 1; seed <= seeds; seed++) {
       const l = 1.5 + loss + jitter(0.002);
       const curve = [2.0, 1.8, l];
-      const block = () => ({ antisymmetricShare: variant === 'swiglu' ? 0.5 : null, qkDrift: jitter(0.1) });
+      const gated = variant === 'swiglu' || variant === 'reglu';
+      const block = () => ({ antisymmetricShare: gated ? 0.5 : null, qkDrift: jitter(0.1) });
       const job = { variant, phase: 'main', seed, lr: 0.004, loss: l, curveValLoss: curve,
         diagnostics: [[block(), block()], [block(), block()]] };
       const kappa = () => 10 ** (2 + logK + jitter(0.02));
@@ -90,4 +91,23 @@ test('the curves: mean log10 κ per point, the gap to FFN-SiLU and where a form 
   assert.deepEqual(curves.swiglu.gapValidation.map((v) => +v.toFixed(6)), [-0.1, 0.1, 0.1]);
   assert.deepEqual(curves.swiglu.aheadFrom, { validation: 200, train: 300 });
   assert.match(mechanismSvg(curves), /^<svg[\s\S]*L\(FFN-SiLU\) − L\(variant\)[\s\S]*<\/svg>\n$/);
+});
+
+test('addendum 5: the ReLU family\'s readout has the same rules with FFN-ReLU and ReGLU', () => {
+  const favoured = study({ 'ffn-relu': { loss: 0.04, logK: 0 }, reglu: { loss: 0, logK: -0.3 },
+    'symgated-relu': { loss: 0, logK: -0.3 }, 'ffn-relu2': { loss: 0.04, logK: 0 } });
+  const out = readout(favoured.jobs, favoured.replays, lab.stats, { design: READOUT_RELU });
+  assert.equal(out.reading, READINGS.favoured);
+  assert.deepEqual(out.comparisons.kBar.map((r) => r.variant), ['reglu', 'symgated-relu', 'ffn-relu2']);
+  assert.match(mechanismReport(out), /^\| variant − FFN-ReLU \|/);
+  // ReLU² gaining loss with a worse-conditioned NTK disfavours conditioning, as SiLU·SiLU did.
+  const worse = study({ 'ffn-relu': { loss: 0.04, logK: 0 }, reglu: { loss: 0, logK: -0.3 },
+    'symgated-relu': { loss: 0.04, logK: 0 }, 'ffn-relu2': { loss: 0, logK: 0.3 } });
+  assert.equal(readout(worse.jobs, worse.replays, lab.stats, { design: READOUT_RELU }).reading, READINGS.disfavoured);
+  const flat = study({ 'ffn-relu': { loss: 0, logK: 0 }, reglu: { loss: 0, logK: 0 },
+    'symgated-relu': { loss: 0, logK: 0 }, 'ffn-relu2': { loss: 0, logK: 0 } });
+  assert.equal(readout(flat.jobs, flat.replays, lab.stats, { design: READOUT_RELU }).reading, READINGS.open);
+  assert.match(mechanismSvg(mechanismCurves(favoured.jobs.map((j) => ({ ...j, curveSteps: [1, 2, 3],
+    curveTrainLoss: j.curveValLoss })), favoured.replays, { baseline: 'ffn-relu' }), {}, { baselineTitle: 'FFN-ReLU' }),
+  /L\(FFN-ReLU\) − L\(variant\)/);
 });
