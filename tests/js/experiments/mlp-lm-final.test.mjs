@@ -86,7 +86,7 @@ test('the article\'s table of the pre-registered study quotes the committed file
   const lab = await loadGateLab();
   const article = read('web/demos/paper-a.html');
   const start = article.indexOf('id="lm-study-results"');
-  const table = article.slice(start, article.indexOf('</table>', start));
+  const table = article.slice(start, article.indexOf('</tbody>', start));  // the SiLU family's rows
   const cell = '\\s*<td>([^<]*)<\\/td>';
   const row = new RegExp(`<tr><th scope="row">([^<]+)<\\/th>${cell}${cell}${cell}${cell}\\s*<\\/tr>`, 'g');
   const rows = [...table.matchAll(row)];

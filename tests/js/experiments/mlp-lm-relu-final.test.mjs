@@ -120,6 +120,8 @@ test('the ReLU final balance and the article\'s ReLU table are the committed fil
     ['symgated ReLU', relu.rates['symgated-relu'].lr, ci(losses('symgated-relu')), paired(hyp('H2').diff), 'against'],
     ['ReLU²', relu.rates['ffn-relu2'].lr, ci(losses('ffn-relu2')), paired(hyp('H4').diff), 'for'],
   ];
+  const prose = article.replace(/\s+/g, ' ');
+  assert.ok(prose.includes(`keeps only about ${Math.round(100 * hyp('H4').rho.rho)} % of gating's gain`));
   const rows = [...table.matchAll(row)].map((m) => m.slice(1).map((x) => x.trim()));
   assert.deepEqual(rows, expected.map((r) => r.map(String)));
 });
