@@ -158,7 +158,7 @@ export async function main(argv) {
   const { values } = parseArgs({ args: argv, options: { jobs: { type: 'string' }, replays: { type: 'string' },
     seeds: { type: 'string' }, out: { type: 'string' }, svg: { type: 'string' },
     family: { type: 'string', default: 'silu' } } });
-  const design = READOUTS[values.family];
+  const design = Object.hasOwn(READOUTS, values.family) ? READOUTS[values.family] : null;
   if (!values.jobs || !values.replays || !design) {
     console.error('usage: mlp-lm-mechanism --jobs DIR --replays DIR [--family silu|relu] [--seeds N] [--out FILE]'
       + ' [--svg FILE]');
