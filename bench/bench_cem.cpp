@@ -55,10 +55,10 @@ Result measure(CemFamily family, const Settings& s, double (*clock)()) {
   c.d = s.d;
   c.d_out = 1;
   c.layers = 2;
-  c.heads = s.heads;
-  c.hidden = s.hidden;
-  c.attn_steps = 2;
-  c.mlp_steps = 2;
+  cem_set_heads(c, s.heads);
+  cem_set_hidden(c, s.hidden);
+  c.attention.steps = 2;
+  c.mlp.steps = 2;
   c.seed = 7;
   Result r{};
   if (Status e = validate(c); !e.ok()) {

@@ -53,10 +53,10 @@ LmConfig lm_config(const Size& s) {
   c.model.family = CemFamily::standard;
   c.model.d = s.d;
   c.model.layers = 2;
-  c.model.heads = s.heads;
-  c.model.hidden = s.hidden;
-  c.model.mlp_kind = LayerKind::gated;
-  c.model.activation = {Activation::silu, 1.0f};
+  cem_set_heads(c.model, s.heads);
+  cem_set_hidden(c.model, s.hidden);
+  c.model.std_mlp.kind = LayerKind::gated;
+  c.model.std_mlp.activation = {Activation::silu, 1.0f};
   c.model.seed = 1;
   c.context = s.context;
   c.batch = s.batch;

@@ -1,9 +1,8 @@
 // Embind registrations of paper B (docs/MATH.md §B): CEM attention and the tied gated MLP with
 // their energy probes (§B15), the standard baselines and the weight tie between them (§B9);
 // web/lib/cem.js wraps them.
-#include "bind_common.hpp"
+#include "bind_module.hpp"
 
-#include "gatelab/base/param_draw.hpp"
 #include "gatelab/cem/attention.hpp"
 #include "gatelab/model/baselines.hpp"
 #include "gatelab/model/gated_mlp.hpp"
@@ -52,55 +51,17 @@ Status to_config(const val& o, CemGatedMlpConfig& c) {
   return validate(c);
 }
 
-// Parameters: named views (a field of view k, or its zero when there is none), and all of
-// them as one flat vector (read_flat's layout).
-template <class L, class R, auto field>
-R view_field(L& layer, int k) {
-  const auto views = layer.parameters();
-  return k >= 0 && k < static_cast<int>(views.size()) ? static_cast<R>(views[k].*field) : R{};
-}
-template <class L>
-Status set_params(L& layer, Ptr in) {
-  if (!layer.error().ok()) return layer.error();
-  return in ? write_flat(layer.parameters(), f32(in)) : invalid_value("params", "params must not be null");
-}
-
 // out: (G, G); axes = [a₀ | a₁], each (d).
 template <class L>
 Status energy_grid(const L& layer, Ptr h, int n, int i, Ptr origin, Ptr axes, float lo, float hi, int g, Ptr out) {
   return energy_grid_f32(layer, f32(h), n, i, CemSlice{f32(origin), f32(axes), lo, hi, g}, f32(out));
 }
 
-// Writes dL/dh (n, d) and dL/dθ (concatenated like get_params).
-template <class L>
-Status backward(L& layer, Ptr h, int n, Ptr grad_out, Ptr grad_h, Ptr grad_params) {
-  if (!grad_out || !grad_params) return invalid_value("gradOut", "gradOut must not be null");
-  return run_if_ok(layer.backward(f32(h), n, f32(grad_out), grad_h ? f32(grad_h) : nullptr),
-                   [&] { read_flat(layer.parameters(), f32(grad_params), true); });
-}
-
 // Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
 // clang-format off
 template <class L>
-class_<L> common_methods(const char* name) {
-  return class_<L>(name)
-      .function("parameterCount", &L::parameter_count)
-      .function("viewCount", +[](L& l) { return static_cast<int>(l.parameters().size()); })
-      .function("viewName", &view_field<L, std::string, &ParamView<float>::name>)
-      .function("viewSize", &view_field<L, int, &ParamView<float>::size>)
-      .function("viewRows", &view_field<L, int, &ParamView<float>::rows>)
-      .function("viewCols", &view_field<L, int, &ParamView<float>::cols>)
-      .function("getParams", +[](L& l, Ptr out) { read_flat(l.parameters(), f32(out)); })
-      .function("setParams", &set_params<L>)
-      .function("drawParams", +[](L& l, const val& names, double seed, double scale) {  // names: view names
-        return draw_params(l, vecFromJSArray<std::string>(names), seed, scale);
-      })
-      .function("forward", +[](const L& l, Ptr h, int n, Ptr out) { return l.forward(f32(h), n, f32(out)); });
-}
-
-template <class L>
 class_<L> cem_methods(const char* name) {
-  return common_methods<L>(name)
+  return module_methods<L>(name)
       .function("energy", +[](const L& l, Ptr h, int n, int i, Ptr y) {
         return number_from([&](double* e) { return l.energy(f32(h), n, i, f32(y), e); });
       })
@@ -131,8 +92,8 @@ EMSCRIPTEN_BINDINGS(gatelab_cem) {
 
   cem_methods<CemAttention>("CemAttention").function("beta", &CemAttention::beta);
   cem_methods<CemMlp>("CemMlp");
-  common_methods<CemStdAttention>("CemStdAttention").function("beta", &CemStdAttention::beta);
-  common_methods<CemGatedMlp>("CemGatedMlp");
+  module_methods<CemStdAttention>("CemStdAttention").function("beta", &CemStdAttention::beta);
+  module_methods<CemGatedMlp>("CemGatedMlp");
 
   function("_validateCemAttentionOptions", &validate_options<CemAttentionConfig, to_config>);
   function("_validateCemMlpOptions", &validate_options<CemMlpConfig, to_config>);

@@ -1,7 +1,7 @@
 // Embind registrations of the character language-model sessions (train/lm.hpp) behind lab.lm:
 // a corpus built once from a text, and sessions over it, stepped in coarse calls. Curves and
 // checkpoints cross as JS arrays (small next to a step).
-#include "bind_common.hpp"
+#include "bind_module.hpp"
 
 #include <memory>
 
@@ -20,19 +20,19 @@ struct Corpus {
 };
 
 Status to_config(const val& j, LmConfig& c) {
-  Status e = parse_lm_names(get<std::string>(j, "kind"), get<std::string>(j, "activation"),
-                            get<std::string>(j, "optimizer"), c);
-  if (e.ok()) e = seed_of(j, c.model.seed);
+  CemTransformerConfig& m = c.model;
+  Status e = read_layer_fields(j["mlp"], m.std_mlp).within("mlp");
+  if (e.ok()) e = parse_optimizer(get<std::string>(j, "optimizer"), c.optimizer.kind);
+  if (e.ok()) e = seed_of(j, m.seed);
   const double data_seed = get<double>(j, "dataSeed");
   if (e.ok()) e = validate_seed(data_seed, "data_seed");
   if (!e.ok()) return e;
-  CemTransformerConfig& m = c.model;
   m.family = CemFamily::standard;
   OptimizerOptions& o = c.optimizer;
-  read_fields(j, "beta", m.activation.beta, "d", m.d, "layers", m.layers, "heads", m.heads, "hidden", m.hidden, "rank",
-              m.mlp_rank, "symmetrize", m.mlp_symmetrize, "context", c.context, "batch", c.batch, "warmup", c.warmup,
-              "decaySteps", c.decay_steps, "learningRate", o.learning_rate, "weightDecay", o.weight_decay, "clipNorm",
-              o.clip_norm, "momentum", o.momentum, "mlpInitRms", c.mlp_init_rms, "gaugeFix", c.gauge_fix);
+  read_fields(j, "d", m.d, "layers", m.layers, "heads", m.std_attention.heads, "context", c.context, "batch", c.batch,
+              "warmup", c.warmup, "decaySteps", c.decay_steps, "learningRate", o.learning_rate, "weightDecay",
+              o.weight_decay, "clipNorm", o.clip_norm, "momentum", o.momentum, "mlpInitRms", c.mlp_init_rms, "gaugeFix",
+              c.gauge_fix);
   c.data_seed = static_cast<std::uint64_t>(data_seed);
   return {};
 }

@@ -2,7 +2,7 @@
 // the census, the rank-r approximation and the interaction matrices; web/lib/ wraps them.
 // Lists cross as comma-separated strings ("mlp,gated", "1,2") that the core parses. A census
 // comes back as a transient handle that JS reads out and deletes at once.
-#include "bind_common.hpp"
+#include "bind_module.hpp"
 
 #include "gatelab/paper_a/census.hpp"
 #include "gatelab/paper_a/interactions.hpp"
@@ -17,12 +17,9 @@ using namespace gatelab::bind;
 namespace {
 
 Status to_config(const val& o, LayerConfig& c) {
-  if (Status e = parse_layer_kind(get<std::string>(o, "kind"), "kind", c.kind); !e.ok()) return e;
-  if (Status e = parse_activation(get<std::string>(o, "activation"), "activation", c.activation.kind); !e.ok())
-    return e;
+  if (Status e = read_layer_fields(o, c); !e.ok()) return e;
   if (Status e = seed_of(o, c.seed); !e.ok()) return e;
-  read_fields(o, "beta", c.activation.beta, "dIn", c.d_in, "hidden", c.hidden, "dOut", c.d_out, "rank", c.rank,
-              "symmetrize", c.symmetrize);
+  read_fields(o, "dIn", c.d_in, "dOut", c.d_out);
   return validate(c);
 }
 
@@ -31,11 +28,6 @@ val layer_options(const Layer& layer) {
   return object_of("kind", layer_kind_name(c.kind), "activation", activation_name(c.activation.kind), "beta",
                    c.activation.beta, "dIn", c.d_in, "hidden", c.hidden, "dOut", c.d_out, "rank", c.rank, "seed",
                    static_cast<double>(c.seed), "symmetrize", c.symmetrize);
-}
-
-Status layer_backward(Layer& layer, Ptr x, int rows, Ptr grad_out, Ptr grad_x, Ptr gq, Ptr gk, Ptr gv) {
-  return run_if_ok(layer.backward(f32(x), rows, f32(grad_out), grad_x ? f32(grad_x) : nullptr),
-                   [&] { copy_factors(layer.grads(), f32(gq), f32(gk), f32(gv)); });
 }
 
 val symmetry_gap(const Layer& layer, Ptr x, int rows, bool exchange, float alpha) {
@@ -133,17 +125,10 @@ EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
              {"_maxRankApproxDim", max_rank_approx_dim}, {"_maxInteractionDim", max_interaction_dim},
              {"_paRankRow", rank_approx_fields}});
 
-  class_<Layer>("Layer")
+  module_methods<Layer>("Layer")
       .function("options", &layer_options)
       .function("maxRows", &Layer::max_rows)
-      .function("parameterCount", &Layer::parameter_count)
-      .function("paramSize", +[](const Layer& l, int which) { return int(factor_size(l.params(), which)); })
-      .function("forward", +[](const Layer& l, Ptr x, int rows, Ptr out) { return l.forward(f32(x), rows, f32(out)); })
-      .function("backward", &layer_backward)
-      .function("getParams", +[](const Layer& l, Ptr q, Ptr k, Ptr v) {
-        copy_factors(l.params(), f32(q), f32(k), f32(v));
-      })
-      .function("setParams", +[](Layer& l, Ptr q, Ptr k, Ptr v) { set_factors(l.params(), f32(q), f32(k), f32(v)); })
+      .function("backward", &backward<Layer>)
       .function("exchanged", +[](const Layer& l) { return new Layer(l.exchanged()); }, allow_raw_pointers())
       .function("rescaled", +[](const Layer& l, float alpha) { return new Layer(l.rescaled(alpha)); },
                 allow_raw_pointers());

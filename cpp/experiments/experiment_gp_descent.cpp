@@ -192,7 +192,7 @@ std::vector<BlockProbe> probe(GpSession& session, const std::vector<GpSequence>&
 void write_test_time(JsonWriter& j, const GpDescentSettings& st, GpSession& session,
                      const std::vector<GpSequence>& eval) {
   CemTransformer& model = session.model();
-  const int attn = model.config().attn_steps, mlp = model.config().mlp_steps;
+  const int attn = model.config().attention.steps, mlp = model.config().mlp.steps;
   j.key("testTime").begin_array();
   for (int steps : st.eval_steps) {
     (void)session.set_eval_steps(steps);  // validated with the settings

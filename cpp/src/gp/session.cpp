@@ -48,12 +48,12 @@ CemTransformerConfig gp_model_config(const GpTrainConfig& c, const GpModelSpec& 
   m.d = c.d;
   m.d_out = 1;
   m.layers = c.layers;
-  m.heads = c.heads;
-  m.hidden = c.hidden;
-  m.diagonal = spec.diagonal;
+  cem_set_heads(m, c.heads);
+  cem_set_hidden(m, c.hidden);
+  m.attention.diagonal = spec.diagonal;
   cem_set_shared_descent(m, spec.steps, spec.eta > 0.0f ? spec.eta : c.eta, spec.precond, spec.precond_rank);
-  if (spec.mlp_steps > 0) m.mlp_steps = spec.mlp_steps;
-  m.learn_eta = spec.learn_eta;
+  if (spec.mlp_steps > 0) m.mlp.steps = spec.mlp_steps;
+  cem_set_learn_eta(m, spec.learn_eta);
   m.seed = c.seed;
   return m;
 }
@@ -140,7 +140,7 @@ Status GpSession::step_sizes(float* out) {
 
 Status GpSession::forward_eval(int rows) {
   if (eval_steps_ == 0) return model_.forward(tokens_.data(), rows, out_.data());
-  const int attn = model_.config().attn_steps, mlp = model_.config().mlp_steps;
+  const int attn = model_.config().attention.steps, mlp = model_.config().mlp.steps;
   if (Status e = model_.set_steps(eval_steps_, eval_steps_); !e.ok()) return e;
   Status e = model_.forward(tokens_.data(), rows, out_.data());
   (void)model_.set_steps(attn, mlp);  // restores counts the model accepted before, so it cannot fail

@@ -50,8 +50,8 @@ CemStdAttention standard_from_tied(const CemAttention& a) {
 LayerConfig standard_mlp_config(int d, int hidden, ActivationSpec activation, std::uint64_t seed) {
   CemTransformerConfig slot;
   slot.d = d;
-  slot.hidden = hidden;
-  slot.activation = activation;
+  slot.std_mlp.hidden = hidden;
+  slot.std_mlp.activation = activation;
   LayerConfig c = cem_block_std_mlp_config(slot, 0);
   c.seed = seed;
   return c;

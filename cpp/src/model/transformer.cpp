@@ -36,60 +36,68 @@ std::uint64_t block_seed(const CemTransformerConfig& c, int layer, BlockHalf hal
 
 }  // namespace
 
-void cem_set_shared_descent(CemTransformerConfig& c, int steps, float eta, CemPrecond precond, int precond_rank) {
-  c.attn_steps = steps;
-  c.mlp_steps = steps;
-  c.attn_eta = eta;
-  c.mlp_eta = eta;
-  c.attn_precond = precond;
-  c.attn_precond_rank = precond_rank;
-  c.mlp_precond = precond;
-  c.mlp_precond_rank = precond_rank;
+CemAttentionConfig cem_transformer_attention_defaults() {
+  CemAttentionConfig a;
+  a.heads = 2;
+  a.steps = 2;
+  a.diagonal = CemDiagonal::shared;
+  return a;
 }
 
+CemMlpConfig cem_transformer_mlp_defaults() {
+  CemMlpConfig m;
+  m.hidden = 32;
+  m.steps = 2;
+  m.activation = {Activation::silu, 1.0f};
+  return m;
+}
+
+LayerConfig cem_transformer_std_mlp_defaults() {
+  LayerConfig m;
+  m.kind = LayerKind::gated;
+  m.hidden = 32;
+  m.activation = {Activation::silu, 1.0f};
+  return m;
+}
+
+void cem_set_shared_descent(CemTransformerConfig& c, int steps, float eta, CemPrecond precond, int precond_rank) {
+  for (int* t : {&c.attention.steps, &c.mlp.steps}) *t = steps;
+  for (float* e : {&c.attention.eta, &c.mlp.eta}) *e = eta;
+  c.attention.precond = c.mlp.precond = precond;
+  c.attention.precond_rank = c.mlp.precond_rank = precond_rank;
+}
+
+void cem_set_heads(CemTransformerConfig& c, int heads) { c.attention.heads = c.std_attention.heads = heads; }
+
+void cem_set_hidden(CemTransformerConfig& c, int hidden) { c.mlp.hidden = c.std_mlp.hidden = hidden; }
+
+void cem_set_learn_eta(CemTransformerConfig& c, bool learn_eta) { c.attention.learn_eta = c.mlp.learn_eta = learn_eta; }
+
 CemAttentionConfig cem_block_attention_config(const CemTransformerConfig& c, int layer) {
-  CemAttentionConfig a;
+  CemAttentionConfig a = c.attention;
   a.d = c.d;
-  a.heads = c.heads;
-  a.steps = c.attn_steps;
-  a.eta = c.attn_eta;
-  a.learn_eta = c.learn_eta;
-  a.beta = c.beta;
-  a.diagonal = c.diagonal;
-  a.precond = c.attn_precond;
-  a.precond_rank = c.attn_precond_rank;
   a.seed = block_seed(c, layer, BlockHalf::attention);
   return a;
 }
 
 CemMlpConfig cem_block_mlp_config(const CemTransformerConfig& c, int layer) {
-  CemMlpConfig m;
+  CemMlpConfig m = c.mlp;
   m.d = c.d;
-  m.hidden = c.hidden;
-  m.activation = c.activation;
-  m.steps = c.mlp_steps;
-  m.eta = c.mlp_eta;
-  m.learn_eta = c.learn_eta;
-  m.precond = c.mlp_precond;
-  m.precond_rank = c.mlp_precond_rank;
   m.seed = block_seed(c, layer, BlockHalf::mlp);
   return m;
 }
 
 CemStdAttentionConfig cem_block_std_attention_config(const CemTransformerConfig& c, int layer) {
-  return {c.d, c.heads, c.beta, block_seed(c, layer, BlockHalf::attention)};
+  CemStdAttentionConfig a = c.std_attention;
+  a.d = c.d;
+  a.seed = block_seed(c, layer, BlockHalf::attention);
+  return a;
 }
 
 LayerConfig cem_block_std_mlp_config(const CemTransformerConfig& c, int layer) {
-  LayerConfig m;
-  m.kind = c.mlp_kind;
-  m.activation = c.activation;
-  m.d_in = c.d;
-  m.hidden = c.hidden;
-  m.d_out = c.d;
-  m.rank = c.mlp_rank;
+  LayerConfig m = c.std_mlp;
+  m.d_in = m.d_out = c.d;
   m.seed = block_seed(c, layer, BlockHalf::mlp);
-  m.symmetrize = c.mlp_symmetrize;
   return m;
 }
 
@@ -406,8 +414,8 @@ Status CemTransformerT<S>::set_steps(int attn_steps, int mlp_steps) {
   // Both counts passed cem_validate_descent above, so the per-layer setters cannot fail.
   for (auto& a : cem_attn_) (void)a.set_steps(attn_steps);
   for (auto& m : cem_mlp_) (void)m.set_steps(mlp_steps);
-  config_.attn_steps = attn_steps;
-  config_.mlp_steps = mlp_steps;
+  config_.attention.steps = attn_steps;
+  config_.mlp.steps = mlp_steps;
   return {};
 }
 

@@ -21,12 +21,6 @@ int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget) {
   return static_cast<int>(std::lround(double(budget) / (double(d) * (2.0 * rank + 1))));
 }
 
-Status parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer, LmConfig& c) {
-  if (Status e = parse_layer_kind(kind, "mlp.kind", c.model.mlp_kind); !e.ok()) return e;
-  if (Status e = parse_activation(activation, "mlp.activation", c.model.activation.kind); !e.ok()) return e;
-  return parse_optimizer(optimizer, c.optimizer.kind);
-}
-
 CemTransformerConfig lm_model_config(const LmConfig& c, const CharCorpus& corpus) {
   CemTransformerConfig m = c.model;
   m.d_in = corpus.vocab.size();

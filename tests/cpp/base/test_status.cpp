@@ -76,7 +76,7 @@ TEST(Status, EachAreaSetsCodeAndFieldWhereTheProblemArises) {
   EXPECT_ERROR(heads, ErrorCode::invalid_value, "heads");
 
   CemTransformerConfig transformer;
-  transformer.hidden = 0;
+  cem_set_hidden(transformer, 0);
   EXPECT_ERROR(validate(transformer), ErrorCode::out_of_range, "mlp.hidden");
 
   LayerConfig layer;

@@ -129,8 +129,8 @@ TEST(CemDescentControls, TransformerSetStepsReachesEveryCemLayer) {
   CemTransformerConfig c;
   c.d_in = 3;
   c.d = 8;
-  c.heads = 2;
-  c.hidden = 8;
+  cem_set_heads(c, 2);
+  cem_set_hidden(c, 8);
   c.layers = 2;
   c.seed = 7;
   CemTransformer model(c);

@@ -40,13 +40,13 @@ TEST(GpDescent, SpecEtaLearnedEtaAndMlpDepthReachTheModel) {
   spec.eta = 0.125f;
   spec.learn_eta = true;
   const CemTransformerConfig m = gp_model_config(small_train(), spec);
-  EXPECT_EQ(m.attn_steps, 2);
-  EXPECT_EQ(m.mlp_steps, 3);
-  EXPECT_EQ(m.attn_eta, 0.125f);
-  EXPECT_EQ(m.mlp_eta, 0.125f);
-  EXPECT_TRUE(m.learn_eta);
+  EXPECT_EQ(m.attention.steps, 2);
+  EXPECT_EQ(m.mlp.steps, 3);
+  EXPECT_EQ(m.attention.eta, 0.125f);
+  EXPECT_EQ(m.mlp.eta, 0.125f);
+  EXPECT_TRUE(m.attention.learn_eta);
   spec.eta = 0;
-  EXPECT_EQ(gp_model_config(small_train(), spec).attn_eta, small_train().eta);
+  EXPECT_EQ(gp_model_config(small_train(), spec).attention.eta, small_train().eta);
   spec.mlp_steps = cem_max_steps + 1;
   EXPECT_ERROR(validate(small_train(), spec), ErrorCode::out_of_range, "mlp_steps");
   spec.mlp_steps = 0;
@@ -88,7 +88,7 @@ TEST(GpDescent, EvaluatingAtAnotherDepthIsTheModelAtThatDepth) {
   ASSERT_OK(session.predict(seqs[0], trained.data()));
   ASSERT_OK(session.set_eval_steps(3));
   ASSERT_OK(session.predict(seqs[0], at3.data()));
-  EXPECT_EQ(session.model().config().attn_steps, 1);  // restored after the call
+  EXPECT_EQ(session.model().config().attention.steps, 1);  // restored after the call
   ASSERT_OK(session.set_eval_steps(0));
   ASSERT_OK(session.model().set_steps(3, 3));
   ASSERT_OK(session.predict(seqs[0], direct.data()));

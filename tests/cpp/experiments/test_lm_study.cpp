@@ -129,7 +129,7 @@ TEST(LmStudy, EveryFlagReachesTheSettingsAndTheBudgetFollowsD) {
       const LmConfig c = lm_job_config(s, x, 1, 1e-3f, s.steps);
       EXPECT_EQ(c.model.d, 24);
       EXPECT_EQ(c.model.layers, 3);
-      EXPECT_EQ(c.model.heads, 3);
+      EXPECT_EQ(c.model.std_attention.heads, 3);
       EXPECT_EQ(c.context, 8);
       EXPECT_EQ(c.batch, 2);
       EXPECT_EQ(c.decay_steps, 20);
@@ -152,9 +152,9 @@ TEST(LmStudy, EtaReachesTheCemLayersOfTinyLm) {
   ASSERT_EQ(v.size(), 2u);
   for (const LmVariant& x : v) {
     const LmConfig c = lm_job_config(s, x, 1, 4e-3f, s.steps);
-    EXPECT_EQ(c.model.attn_eta, 0.0625f) << x.name;
-    EXPECT_EQ(c.model.mlp_eta, 0.0625f) << x.name;
-    EXPECT_EQ(c.model.attn_steps, x.steps);
+    EXPECT_EQ(c.model.attention.eta, 0.0625f) << x.name;
+    EXPECT_EQ(c.model.mlp.eta, 0.0625f) << x.name;
+    EXPECT_EQ(c.model.attention.steps, x.steps);
   }
 }
 

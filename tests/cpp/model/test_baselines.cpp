@@ -77,7 +77,7 @@ TEST(StandardGatedMlp, ForwardIsTheGatedFormulaAndBackwardMatchesFiniteDifferenc
   const int d = 5, m = 7, n = 3;
   CemTransformerConfig slot;
   slot.d = d;
-  slot.hidden = m;
+  cem_set_hidden(slot, m);
   LayerConfig config = cem_block_std_mlp_config(slot, 0);
   config.seed = 2;
   Layer64 layer(config);
@@ -110,11 +110,11 @@ TEST(CemBaselines, CountParametersAndValidate) {
   EXPECT_EQ(attn.parameter_count(), 4u * 64);
   CemTransformerConfig slot;
   slot.d = 8;
-  slot.hidden = 24;
+  cem_set_hidden(slot, 24);
   const Layer mlp(cem_block_std_mlp_config(slot, 0));
   EXPECT_EQ(mlp.parameter_count(), 3u * 8 * 24);
   EXPECT_ERROR(validate(CemStdAttentionConfig{9, 2, 0.0f, 0}), ErrorCode::invalid_value, "heads");
-  slot.hidden = 0;
+  cem_set_hidden(slot, 0);
   EXPECT_ERROR(validate(cem_block_std_mlp_config(slot, 0)), ErrorCode::out_of_range, "hidden");
   EXPECT_ERROR(validate(slot), ErrorCode::out_of_range, "mlp.hidden");
 }

@@ -24,17 +24,17 @@ CemTransformerConfig small_config(CemFamily family) {
   c.d = 4;
   c.d_out = 2;
   c.layers = 2;
-  c.heads = 2;
-  c.hidden = 6;
-  c.attn_steps = 2;
-  c.mlp_steps = 2;
-  c.attn_eta = 0.5f;
-  c.mlp_eta = 0.5f;
-  c.diagonal = CemDiagonal::shared;
-  c.attn_precond = CemPrecond::paper;
-  c.attn_precond_rank = 1;
-  c.mlp_precond = CemPrecond::psd;
-  c.mlp_precond_rank = 1;
+  cem_set_heads(c, 2);
+  cem_set_hidden(c, 6);
+  c.attention.steps = 2;
+  c.mlp.steps = 2;
+  c.attention.eta = 0.5f;
+  c.mlp.eta = 0.5f;
+  c.attention.diagonal = CemDiagonal::shared;
+  c.attention.precond = CemPrecond::paper;
+  c.attention.precond_rank = 1;
+  c.mlp.precond = CemPrecond::psd;
+  c.mlp.precond_rank = 1;
   c.seed = 5;
   return c;
 }
@@ -44,9 +44,9 @@ CemTransformerConfig small_config(CemFamily family) {
 TEST(CemTransformer, CountsParameters) {
   CemTransformerConfig c = small_config(CemFamily::cem);
   c.d = 16;
-  c.hidden = 40;
-  c.attn_precond_rank = 2;
-  c.mlp_precond_rank = 3;
+  cem_set_hidden(c, 40);
+  c.attention.precond_rank = 2;
+  c.mlp.precond_rank = 3;
   const std::size_t d = 16, m = 40, L = 2;
   const std::size_t attn = 2 * d * d + d + (d + 2 * d * 2), mlp = 2 * d * m + (d + d * 3);
   EXPECT_EQ(CemTransformer(c).parameter_count(), d * 3 + L * (2 * d + attn + mlp) + d + 2 * d);
@@ -141,7 +141,7 @@ TEST(CemTransformer, AdamLowersTheLossOfATinyInContextTask) {
     c.d_in = 2;
     c.d = 8;
     c.d_out = 1;
-    c.hidden = 16;
+    cem_set_hidden(c, 16);
     CemTransformer model(c);
     ASSERT_OK(model.error());
     std::vector<std::vector<float>> xs, ys;
@@ -217,18 +217,56 @@ TEST(CemLosses, GradientsMatchFiniteDifferences) {
   EXPECT_LE(cemtest::rel_error(g, cemtest::numeric_gradient(pred, mse, 1e-6)), 1e-8);
 }
 
+TEST(CemTransformer, BlocksUseTheLayerConfigsItHolds) {
+  // The transformer holds its layers' configs: every field but the sizes and the seed reaches
+  // each block as given (so a field a layer gains arrives without a copy to forget).
+  CemTransformerConfig c = small_config(CemFamily::standard);
+  c.std_mlp.kind = LayerKind::gated;
+  c.std_mlp.rank = 2;
+  c.std_mlp.symmetrize = 0.25f;
+  c.std_mlp.activation = {Activation::swish, 1.5f};
+  c.std_attention.beta = 0.75f;
+  c.attention.learn_eta = true;
+  c.mlp.precond = CemPrecond::psd;
+  for (int l = 0; l < 2; ++l) {
+    LayerConfig m = cem_block_std_mlp_config(c, l);
+    EXPECT_EQ(m.d_in, c.d);
+    EXPECT_EQ(m.d_out, c.d);
+    EXPECT_NE(m.seed, cem_block_std_mlp_config(c, 1 - l).seed);
+    EXPECT_TRUE(m.kind == LayerKind::gated);
+    EXPECT_EQ(m.rank, 2);
+    EXPECT_EQ(m.symmetrize, 0.25f);
+    EXPECT_EQ(m.activation.kind, Activation::swish);
+    EXPECT_EQ(m.activation.beta, 1.5f);
+    EXPECT_EQ(cem_block_std_attention_config(c, l).beta, 0.75f);
+    EXPECT_TRUE(cem_block_attention_config(c, l).learn_eta);
+    EXPECT_EQ(cem_block_mlp_config(c, l).precond, CemPrecond::psd);
+    EXPECT_EQ(cem_block_mlp_config(c, l).d, c.d);
+  }
+  CemTransformerConfig symmetric = c;
+  symmetric.std_mlp.kind = LayerKind::symmetric;
+  symmetric.std_mlp.symmetrize = 0.0f;
+  EXPECT_TRUE(cem_block_std_mlp_config(symmetric, 1).kind == LayerKind::symmetric);
+  CemTransformer model(c);
+  ASSERT_OK(model.error());
+  EXPECT_EQ(model.std_mlp(1)->config().rank, 2);
+  EXPECT_EQ(model.std_mlp(1)->config().symmetrize, 0.25f);
+  c.std_mlp.rank = 0;  // a layer's own check, named from the transformer
+  EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "mlp.rank");
+}
+
 TEST(CemTransformer, ValidatesConfigsAndCalls) {
   CemTransformerConfig c = small_config(CemFamily::cem);
   c.layers = 0;
   EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "layers");
   c = small_config(CemFamily::cem);
-  c.heads = 3;
+  cem_set_heads(c, 3);
   EXPECT_ERROR(validate(c), ErrorCode::invalid_value, "attention.heads");
   c = small_config(CemFamily::standard);
-  c.heads = 3;
+  cem_set_heads(c, 3);
   EXPECT_ERROR(validate(c), ErrorCode::invalid_value, "attention.heads");
   c = small_config(CemFamily::cem);
-  c.mlp_steps = 99;
+  c.mlp.steps = 99;
   EXPECT_ERROR(validate(c), ErrorCode::out_of_range, "mlp.steps");
   CemTransformer broken(c);
   std::vector<float> x(12), out(8);
@@ -253,12 +291,12 @@ TEST(CemTransformer, SameBitsNativelyAndInWasm) {
     c.d_in = 3;
     c.d = 16;
     c.d_out = 2;
-    c.heads = 4;
-    c.hidden = 32;
-    c.attn_precond = CemPrecond::paper;
-    c.attn_precond_rank = 2;
-    c.mlp_precond = CemPrecond::psd;
-    c.mlp_precond_rank = 2;
+    cem_set_heads(c, 4);
+    cem_set_hidden(c, 32);
+    c.attention.precond = CemPrecond::paper;
+    c.attention.precond_rank = 2;
+    c.mlp.precond = CemPrecond::psd;
+    c.mlp.precond_rank = 2;
     c.seed = 7;
     CemTransformer model(c);
     const int n = 20;
@@ -287,8 +325,8 @@ TEST(CemTransformer, SequencesInOneCallGiveTheBitsOfOneCallPerSequence) {
     c.d_in = 3;
     c.d = 8;
     c.d_out = 2;
-    c.heads = 2;
-    c.hidden = 12;
+    cem_set_heads(c, 2);
+    cem_set_hidden(c, 12);
     c.seed = 5;
     const int n = 6, sequences = 3;
     const auto x = cemtest::randn<float>(n * sequences * c.d_in, 8);

@@ -36,8 +36,8 @@ LmConfig small_config() {
   c.model.family = CemFamily::standard;
   c.model.d = 16;
   c.model.layers = 1;
-  c.model.heads = 2;
-  c.model.hidden = 24;
+  cem_set_heads(c.model, 2);
+  cem_set_hidden(c.model, 24);
   c.context = 16;
   c.batch = 4;
   c.warmup = 5;
@@ -102,7 +102,7 @@ TEST(LmSession, ACheckpointResumesBitForBit) {
   EXPECT_EQ(std::memcmp(straight.train_losses().data(), resumed.train_losses().data(), 40 * sizeof(double)), 0);
   EXPECT_NE(resumed.restore(bytes.data(), bytes.size() - 1), "");
   LmConfig wider = small_config();
-  wider.model.hidden = 32;
+  cem_set_hidden(wider.model, 32);
   LmSession other(wider, corpus);
   EXPECT_NE(other.restore(bytes.data(), bytes.size()), "");
 }
@@ -110,8 +110,8 @@ TEST(LmSession, ACheckpointResumesBitForBit) {
 TEST(LmSession, VariantsOfOneSeedShareWindowsEmbeddingAndAttention) {
   auto corpus = patterned_corpus();
   LmConfig gated = small_config(), ffn = small_config();
-  ffn.model.mlp_kind = LayerKind::mlp;
-  ffn.model.activation = {Activation::gelu, 1.0f};
+  ffn.model.std_mlp.kind = LayerKind::mlp;
+  ffn.model.std_mlp.activation = {Activation::gelu, 1.0f};
   LmSession a(gated, corpus), b(ffn, corpus);
   const auto pa = a.model().parameters(), pb = b.model().parameters();
   for (const char* name : {"w_in", "block0.attn.wq", "block0.attn.wo", "w_out"}) {
@@ -127,7 +127,7 @@ TEST(LmSession, InitialMlpOutputRmsIsTheTarget) {
   for (LayerKind kind : {LayerKind::gated, LayerKind::symmetric, LayerKind::mlp}) {
     LmConfig c = small_config();
     c.model.layers = 2;
-    c.model.mlp_kind = kind;
+    c.model.std_mlp.kind = kind;
     c.mlp_init_rms = 0.3f;
     LmSession s(c, corpus);
     ASSERT_EQ(s.error(), "");
@@ -154,7 +154,7 @@ TEST(LmSession, InitialMlpOutputRmsIsTheTarget) {
 TEST(LmSession, DiagnosticsSeeNoAntisymmetricPartInSymgated) {
   auto corpus = patterned_corpus();
   LmConfig plain = small_config(), symgated = small_config();
-  symgated.model.mlp_symmetrize = 1.0f;
+  symgated.model.std_mlp.symmetrize = 1.0f;
   LmSession a(plain, corpus), b(symgated, corpus);
   ASSERT_EQ(a.train(20), "");
   ASSERT_EQ(b.train(20), "");
@@ -201,7 +201,7 @@ TEST(LmSession, MlpConditioningMeasuresWithoutChangingTraining) {
 TEST(LmSession, GaugeFixingKeepsQAtUnitNorm) {
   auto corpus = patterned_corpus();
   LmConfig c = small_config();
-  c.model.activation = {Activation::relu, 1.0f};
+  c.model.std_mlp.activation = {Activation::relu, 1.0f};
   c.gauge_fix = true;
   LmSession s(c, corpus);
   ASSERT_EQ(s.error(), "");
@@ -212,7 +212,7 @@ TEST(LmSession, GaugeFixingKeepsQAtUnitNorm) {
     for (std::size_t e = 0; e < q.shape()[2]; ++e) n2 += double(q(j, 0, e)) * q(j, 0, e);
     EXPECT_NEAR(n2, 1.0, 1e-5);
   }
-  c.model.activation = {Activation::silu, 1.0f};
+  c.model.std_mlp.activation = {Activation::silu, 1.0f};
   const Status gauge = validate(c, *corpus);
   EXPECT_EQ(gauge.code, ErrorCode::out_of_range);
   EXPECT_EQ(gauge.field, "gauge_fix");
@@ -229,7 +229,7 @@ TEST(LmSession, RefusesBadConfigs) {
   EXPECT_EQ(rate.code, ErrorCode::out_of_range);
   EXPECT_EQ(rate.field, "optimizer.learning_rate");
   c = small_config();
-  c.model.heads = 3;
+  cem_set_heads(c.model, 3);
   const Status heads = LmSession(c, corpus).error();
   EXPECT_EQ(heads.code, ErrorCode::invalid_value);
   EXPECT_EQ(heads.field, "model.attention.heads");
@@ -262,12 +262,12 @@ TEST(LmSession, SameBitsNativelyAndInWasm) {
     LmConfig c = small_config();
     c.model.d = k.d;
     c.model.layers = 2;
-    c.model.heads = k.heads;
-    c.model.hidden = k.hidden;
-    c.model.mlp_kind = k.kind;
-    c.model.activation = {k.activation, 1.0f};
-    c.model.mlp_rank = k.rank;
-    c.model.mlp_symmetrize = k.symmetrize;
+    cem_set_heads(c.model, k.heads);
+    cem_set_hidden(c.model, k.hidden);
+    c.model.std_mlp.kind = k.kind;
+    c.model.std_mlp.activation = {k.activation, 1.0f};
+    c.model.std_mlp.rank = k.rank;
+    c.model.std_mlp.symmetrize = k.symmetrize;
     c.context = k.context;
     c.batch = k.batch;
     c.optimizer.weight_decay = 0.1f;

@@ -100,3 +100,30 @@ export interface StatBands {
   min: Float64Array;
   max: Float64Array;
 }
+
+/** One parameter of a module (paper A's layer or a lab.cem module), in getParams' order. */
+export interface ParameterInfo {
+  name: string;
+  size: number;
+  /** [rows, cols], or [size] for `precond`. */
+  shape: number[];
+  /** `precond` only: its parts p (d), U (d × r), V (d × r, the paper's form) and where each starts in its array. */
+  parts?: ParameterPart[];
+}
+
+export interface ParameterPart {
+  name: 'p' | 'U' | 'V';
+  /** Where the part starts in the `precond` array. */
+  offset: number;
+  size: number;
+  /** [d] for p, [d, r] for U and V. */
+  shape: number[];
+}
+
+/** drawParams' options. */
+export interface DrawParamsOptions {
+  /** The generator's seed, an integer from 0 to 2³² − 1 (default 0). */
+  seed?: number;
+  /** The standard deviation, 0 … 1000 (default 1). */
+  scale?: number;
+}

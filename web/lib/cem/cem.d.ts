@@ -17,7 +17,7 @@
  * not one standard layer).
  */
 
-import type { ActivationName } from '../base/base.js';
+import type { ActivationName, DrawParamsOptions, ParameterInfo, ParameterPart } from '../base/base.js';
 
 /** Diagonal of A_k (docs/MATH.md §B4): none; one d_k per head; one d shared by all heads. */
 export type CemDiagonal = 'none' | 'per-head' | 'shared';
@@ -113,31 +113,9 @@ export interface CemGridOptions {
   axes?: Float32Array;
 }
 
-export interface CemParameterInfo {
-  name: string;
-  size: number;
-  /** [rows, cols], or [size] for `precond`. */
-  shape: number[];
-  /** `precond` only: its parts p (d), U (d × r), V (d × r, the paper's form) and where each starts in its array. */
-  parts?: CemParameterPart[];
-}
-
-export interface CemParameterPart {
-  name: 'p' | 'U' | 'V';
-  /** Where the part starts in the `precond` array. */
-  offset: number;
-  size: number;
-  /** [d] for p, [d, r] for U and V. */
-  shape: number[];
-}
-
-/** drawParams' options. */
-export interface DrawParamsOptions {
-  /** The generator's seed, an integer from 0 to 2³² − 1 (default 0). */
-  seed?: number;
-  /** The standard deviation, 0 … 1000 (default 1). */
-  scale?: number;
-}
+/** The parameter layout and drawParams' options every module shares (base.d.ts), by their lab.cem names. */
+export type CemParameterInfo = ParameterInfo;
+export type CemParameterPart = ParameterPart;
 
 /** What CEM attention and the CEM MLP share. */
 export interface CemLayer<Params, Gradients, Options> {

@@ -5,7 +5,7 @@
 import { GateLabError, throwCoreError } from '../core/errors.js';
 import { handleOf } from '../core/handles.js';
 import { fail, finiteNumber, floatArray, integer, optionsOf } from '../core/validate.js';
-import { CemModule, checkBatch, coreOfModule, gradientsOf, parameterTotal } from './module.js';
+import { checkBatch, coreOfModule, gradientsOf, Module, parameterTotal } from '../core/module.js';
 
 // A batch call's core error names n; an energy call's may name i, or the activation (no Φ).
 const BATCH = { argument: 'n', fields: [] };
@@ -21,7 +21,7 @@ export function float32(argument, value) {
 }
 
 /** Forward, energies and the preconditioner, shared by CEM attention and the CEM MLP. */
-class CemLayer extends CemModule {
+class CemLayer extends Module {
   /** T, the number of gradient steps. */
   get steps() {
     return this.options.steps;
@@ -191,7 +191,7 @@ function forwardBaseline(module, x, n) {
 }
 
 /** Standard untied causal multi-head attention (no residual): the baseline of docs/MATH.md §B7. */
-export class StandardAttention extends CemModule {
+export class StandardAttention extends Module {
   static label = 'standard attention';
 
   constructor(core, handle, options) {
@@ -213,7 +213,7 @@ export class StandardAttention extends CemModule {
 }
 
 /** The gated MLP (σ(x W_gateᵀ) ⊙ x W_upᵀ) W_downᵀ, no residual; SiLU gives SwiGLU. */
-export class GatedMlp extends CemModule {
+export class GatedMlp extends Module {
   static label = 'gated MLP';
 
   constructor(core, handle, options) {

@@ -1,34 +1,35 @@
 // A paper-A layer (mlp, symmetric or gated) as a JS object: forward, backward, parameters in
-// the documented row-major layout, and the two symmetry transforms (docs/MATH.md §A7, §A8).
+// the documented row-major layout, and the two symmetry transforms (docs/MATH.md §A7, §A8). Its
+// parameters (Q, K, V) come and go through the base every module shares (core/module.js).
 import { GateLabError, throwCoreError } from '../core/errors.js';
-import { handleOf, Owned } from '../core/handles.js';
+import { handleOf } from '../core/handles.js';
+import { gradientsOf, Module, parameterTotal } from '../core/module.js';
 import {
-  fail, finiteNumber, floatArray, integer, oneOf, optionsOf, plainObject, rangeOf, seedOf,
+  fail, finiteNumber, floatArray, integer, oneOf, optionsOf, rangeOf, seedOf,
 } from '../core/validate.js';
 
 const BATCH = { argument: 'rows', fields: [] };
 const OPTION_FIELDS = ['kind', 'activation', 'beta', 'dIn', 'hidden', 'dOut', 'rank', 'seed', 'symmetrize'];
 
-export class Layer extends Owned {
+/** The options the layer was created with (rank is 1 for mlp; symmetrize as the core stores it, a float32). */
+function optionsOfHandle(handle) {
+  const o = handle.options();
+  return { kind: o.kind, activation: o.activation, beta: o.beta, dIn: o.dIn, hidden: o.hidden, dOut: o.dOut,
+    rank: o.kind === 'mlp' ? 1 : o.rank, seed: o.seed, symmetrize: o.symmetrize };
+}
+
+export class Layer extends Module {
+  static label = 'layer';
   #core;
 
   constructor(core, handle) {
-    super(core.tracker, handle, 'layer');
+    super(core, handle, 'layer', optionsOfHandle(handle));
     this.#core = core;
-    const o = handle.options();
-    /** The options the layer was created with (rank is 1 for mlp; symmetrize as the core stores it, a float32). */
-    this.options = Object.freeze({ kind: o.kind, activation: o.activation, beta: o.beta, dIn: o.dIn,
-      hidden: o.hidden, dOut: o.dOut, rank: o.kind === 'mlp' ? 1 : o.rank, seed: o.seed, symmetrize: o.symmetrize });
   }
 
   get kind() { return this.options.kind; }
   get dIn() { return this.options.dIn; }
   get dOut() { return this.options.dOut; }
-
-  /** Number of trainable parameters (Q, K and V). */
-  get parameterCount() {
-    return handleOf(this).parameterCount();
-  }
 
   /** Largest batch one call accepts. */
   get maxRows() {
@@ -47,32 +48,10 @@ export class Layer extends Owned {
   backward(x, rows, gradOut) {
     const handle = checkBatch(this, x, rows);
     floatArray('gradOut', gradOut, rows * this.dOut, `rows·dOut = ${rows * this.dOut}`);
-    const sizes = [0, 1, 2].map((i) => handle.paramSize(i));
-    const [error, dx, dQ, dK, dV] = this.#core.heap.call([x, gradOut], [rows * this.dIn, ...sizes],
-      (px, pg, pdx, pq, pk, pv) => handle.backward(px, rows, pg, pdx, pq, pk, pv));
+    const [error, dx, flat] = this.#core.heap.call([x, gradOut], [rows * this.dIn, parameterTotal(this)],
+      (px, pg, pdx, pflat) => handle.backward(px, rows, pg, pdx, pflat));
     throwCoreError(error, BATCH);
-    return this.kind === 'mlp' ? { dx, dK, dV } : { dx, dQ, dK, dV };
-  }
-
-  /** { Q, K, V } copies; Q and K are hidden × rank × dIn (mlp: K is hidden × dIn, no Q), V hidden × dOut. */
-  getParams() {
-    const handle = handleOf(this);
-    const sizes = [0, 1, 2].map((i) => handle.paramSize(i));
-    const [, Q, K, V] = this.#core.heap.call([], sizes, (pq, pk, pv) => handle.getParams(pq, pk, pv));
-    return this.kind === 'mlp' ? { K, V } : { Q, K, V };
-  }
-
-  /** Replaces the parameters; same layout as getParams, every array validated. */
-  setParams(params) {
-    const handle = handleOf(this);
-    if (params === undefined) fail('params', 'an options object', params, 'invalid-type');
-    plainObject('params', params);
-    const { hidden, rank, dIn, dOut } = this.options;
-    const Q = this.kind === 'mlp' ? new Float32Array(0)
-      : floatArray('params.Q', params.Q, hidden * rank * dIn, `hidden·rank·dIn = ${hidden * rank * dIn}`);
-    const K = floatArray('params.K', params.K, hidden * rank * dIn, `hidden·rank·dIn = ${hidden * rank * dIn}`);
-    const V = floatArray('params.V', params.V, hidden * dOut, `hidden·dOut = ${hidden * dOut}`);
-    this.#core.heap.call([Q, K, V], [], (pq, pk, pv) => handle.setParams(pq, pk, pv));
+    return { dx, ...gradientsOf(this, flat) };
   }
 
   /** A new layer with Q and K swapped (docs/MATH.md §A7). */

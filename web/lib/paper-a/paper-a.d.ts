@@ -4,7 +4,7 @@
  * rank-r approximation and interaction matrices, and the names readers know the layers by.
  */
 
-import type { ActivationName, GridOptions } from '../base/base.js';
+import type { ActivationName, DrawParamsOptions, GridOptions, ParameterInfo } from '../base/base.js';
 
 /**
  * mlp: docs/MATH.md §A1; symmetric: §A4 + §A6 (rank = dIn is the full bilinear attention MLP, §A3); gated: §A5 +
@@ -62,6 +62,8 @@ export interface Layer {
   readonly dIn: number;
   readonly dOut: number;
   readonly parameterCount: number;
+  /** Q (not 'mlp'), K and V as getParams returns them: name, size and [rows, cols]. */
+  readonly parameterLayout: ParameterInfo[];
   /** The largest `rows` one call accepts for this layer. */
   readonly maxRows: number;
   readonly disposed: boolean;
@@ -70,7 +72,13 @@ export interface Layer {
   /** Gradients of a loss whose gradient with respect to the output is gradOut (rows·dOut). */
   backward(x: Float32Array, rows: number, gradOut: Float32Array): LayerGradients;
   getParams(): LayerParams;
-  setParams(params: LayerParams): void;
+  /** Replaces the parameters given (Q, K, V); those not given keep their values. */
+  setParams(params: Partial<LayerParams>): void;
+  /**
+   * Replaces the named parameters ('Q', 'K', 'V') by scale·N(0, 1) values from the library's generator, one
+   * stream from options.seed through the names in the order given.
+   */
+  drawParams(names: string[], options?: DrawParamsOptions): void;
   /** A new layer with Q and K swapped (docs/MATH.md §A7). Throws 'unsupported' for 'mlp'. */
   exchanged(): Layer;
   /**

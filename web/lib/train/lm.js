@@ -217,9 +217,9 @@ export function installLm(core) {
         gaugeFix: optional(o.gaugeFix, defaultOf(SESSION, 'gaugeFix'), (v) => boolean('options.gaugeFix', v)),
         seed: seedOf('options.seed', o.seed, defaultOf(SESSION, 'seed')),
         dataSeed: seedOf('options.dataSeed', o.dataSeed ?? o.seed, defaultOf(SESSION, 'seed')) };
-      const raw = { d, layers: resolved.layers, heads: resolved.heads, hidden: mlp.hidden, kind: mlp.kind,
-        activation: mlp.activation, rank: mlp.rank, symmetrize: mlp.symmetrize,
-        beta: mlp.beta ?? defaultOf(MLP, 'beta'),
+      // The MLP slot's options go to the core as lab.createLayer's do (one reader for both).
+      const raw = { d, layers: resolved.layers, heads: resolved.heads,
+        mlp: { ...mlp, beta: mlp.beta ?? defaultOf(MLP, 'beta') },
         context: resolved.context, batch: resolved.batch, optimizer: resolved.optimizer,
         learningRate: resolved.learningRate, weightDecay: resolved.weightDecay, clipNorm: resolved.clipNorm,
         momentum: resolved.momentum, mlpInitRms: resolved.mlpInitRms, warmup: resolved.warmup,

@@ -30,33 +30,29 @@
 
 namespace gatelab {
 
+// The transformer's layer defaults: two heads, T = 2 and η = 1 with a shared diagonal for CEM
+// attention; M = 32 with SiLU for either MLP (σ of the gated SwiGLU slot).
+CemAttentionConfig cem_transformer_attention_defaults();
+CemMlpConfig cem_transformer_mlp_defaults();
+LayerConfig cem_transformer_std_mlp_defaults();
+
+// Holds its layers' configs instead of copying their fields, so a field a layer gains reaches
+// the transformer (and lab.lm, lab.gp) at once. Block l's layers are these configs with the
+// transformer's d (d_in = d_out = d for the MLP slot) and a seed derived from seed and l
+// (cem_block_*_config); every other field is used as given. Family cem uses attention and mlp,
+// family standard std_attention and std_mlp (paper A's layer in the MLP slot).
 struct CemTransformerConfig {
   CemFamily family = CemFamily::cem;
   int d_in = 1;
   int d = 16;
   int d_out = 1;
   int layers = 2;
-  int heads = 2;
-  int hidden = 32;                                    // M of either MLP
-  ActivationSpec activation{Activation::silu, 1.0f};  // φ of the CEM MLP, σ of the paper-A MLP
-  float beta = 0.0f;                                  // attention β, 0 = 1/√d_h (both families)
-  // Standard family only: the paper-A layer in the MLP slot (kind, rank r, symmetrize λ).
-  LayerKind mlp_kind = LayerKind::gated;
-  int mlp_rank = 1;
-  float mlp_symmetrize = 0.0f;
-  // CEM family only.
-  int attn_steps = 2;
-  float attn_eta = 1.0f;
-  CemDiagonal diagonal = CemDiagonal::shared;
-  CemPrecond attn_precond = CemPrecond::none;
-  int attn_precond_rank = 0;
-  int mlp_steps = 2;
-  float mlp_eta = 1.0f;
-  CemPrecond mlp_precond = CemPrecond::none;
-  int mlp_precond_rank = 0;
+  CemAttentionConfig attention = cem_transformer_attention_defaults();
+  CemMlpConfig mlp = cem_transformer_mlp_defaults();
+  CemStdAttentionConfig std_attention{};  // heads 2, β 0 (= 1/√d_h)
+  LayerConfig std_mlp = cem_transformer_std_mlp_defaults();
   float norm_eps = 1e-5f;
   std::uint64_t seed = 0;
-  bool learn_eta = false;  // each CEM layer learns η = softplus(θ) from its *_eta (§B14)
 };
 
 // ok when valid; checks the transformer's own fields, then those of its layers' configs.
@@ -65,6 +61,11 @@ Status validate(const CemTransformerConfig& config);
 // Gives attention and MLP the same descent (T, η) and preconditioner, as the experiments'
 // models (gp-recursion, tiny-lm) all do.
 void cem_set_shared_descent(CemTransformerConfig& config, int steps, float eta, CemPrecond precond, int precond_rank);
+// For callers that pick the family at run time: the heads of either attention, M of either MLP,
+// and whether both CEM layers learn η.
+void cem_set_heads(CemTransformerConfig& config, int heads);
+void cem_set_hidden(CemTransformerConfig& config, int hidden);
+void cem_set_learn_eta(CemTransformerConfig& config, bool learn_eta);
 
 // The layer configs block l of a transformer uses (seeds derived from config.seed and l).
 CemAttentionConfig cem_block_attention_config(const CemTransformerConfig& config, int layer);

@@ -76,9 +76,6 @@ struct LmApiDefaults {
 // (docs/MATH.md §A20): FFN d_ff = budget/(2d); a rank-r form m = round(budget/(d(2r + 1))).
 int lm_mlp_hidden(LayerKind kind, int rank, int d, int budget);
 
-// The names of a session's MLP slot and optimizer into config (ok, or a status naming the unknown one).
-Status parse_lm_names(std::string_view kind, std::string_view activation, std::string_view optimizer, LmConfig& config);
-
 // The transformer a session builds (vocabulary-wide input and output).
 CemTransformerConfig lm_model_config(const LmConfig& config, const CharCorpus& corpus);
 Status validate(const LmConfig& config, const CharCorpus& corpus);

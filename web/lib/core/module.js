@@ -1,15 +1,16 @@
-// The base of the four lab.cem wrappers: the parameter layout (read once from the core),
+// The base of every module wrapper (paper A's layer and the four lab.cem modules, all bound one
+// way: cpp/bindings/bind_module.hpp): the parameter layout (read once from the core),
 // parameters in and out by name, and the checks every batch call starts with. What the
 // subclasses share beyond the public methods (the module's core, the batch check, the split of
 // a gradient vector) is reached through the functions below, defined in the class's static
 // block, so no wrapper carries it as a property.
-import { GateLabError, throwCoreError } from '../core/errors.js';
-import { handleOf, Owned } from '../core/handles.js';
-import { fail, finiteNumber, floatArray, integer, optional, optionsOf, seedOf } from '../core/validate.js';
+import { GateLabError, throwCoreError } from './errors.js';
+import { handleOf, Owned } from './handles.js';
+import { fail, finiteNumber, floatArray, integer, optional, optionsOf, seedOf } from './validate.js';
 
 // The public name of each core parameter view; "precond.*" views are joined into `precond`,
 // whose parts keep their own names (p, U, V) for parameterLayout and drawParams.
-const PUBLIC_NAMES = { wq: 'WQ', wk: 'WK', wv: 'WV', wo: 'WO', diag: 'diag', w: 'W', u: 'U',
+const PUBLIC_NAMES = { q: 'Q', k: 'K', v: 'V', wq: 'WQ', wk: 'WK', wv: 'WV', wo: 'WO', diag: 'diag', w: 'W', u: 'U',
   w_gate: 'Wgate', w_up: 'Wup', w_down: 'Wdown' };
 const PRECOND_PARTS = { 'precond.p': 'p', 'precond.u': 'U', 'precond.v': 'V' };
 
@@ -26,7 +27,7 @@ export let gradientsOf;
 /** The number of floats of all parameters together. */
 export let parameterTotal;
 
-export class CemModule extends Owned {
+export class Module extends Owned {
   #core;
   #groups;  // [{ key, size, rows, cols, text, parts }] in core order, "precond.*" joined (parts: the views)
   #drawNames;  // public name → the core views it stands for (drawParams)
