@@ -218,8 +218,8 @@ export const OPTIONS = freeze({
     rank: { type: 'integer', default: 1 },
     symmetrize: { type: 'number', default: 0, min: 0, max: 1 },
     budget: { type: 'integer' },
-    hidden: { type: 'integer' },
-    beta: { type: 'number', default: 1 },
+    hidden: { type: 'integer', min: 1, max: 4096 },
+    beta: { type: 'number', default: 1, min: -100, max: 100 },
   },
   gp: {
     dx: { type: 'integer', min: 1, max: 16 },

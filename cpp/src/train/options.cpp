@@ -143,8 +143,8 @@ void add_train_options(OptionEntries& entries, NameSets& names) {
                       {"rank", T::integer, "", number(lm.mlp_rank)},
                       {"symmetrize", T::number, "", number(lm.mlp_symmetrize), 0, 1},
                       {"budget", T::integer},
-                      {"hidden", T::integer},
-                      {"beta", T::number, "", number(lm.mlp_beta)}}});
+                      {"hidden", T::integer, "", {}, 1, max_layer_dim},  // the paper-A layer's range
+                      {"beta", T::number, "", number(lm.mlp_beta), -max_swish_beta, max_swish_beta}}});
 
   NameSet tasks{"tasks", {}};
   for (int i = 0; i < task_count; ++i) tasks.values.push_back(task_name(task_by_index(i)));

@@ -108,6 +108,19 @@ test('bad input: a GateLabError naming the argument, with a code; the module sta
   refuse(() => lab.lm.createSession({ corpus, ...small, heads: 3 }), 'options.heads', 'invalid-value');
   refuse(() => lab.lm.createSession({ corpus, ...small, mlp: { hidden: 100000 } }), 'options.mlp.hidden',
     'out-of-range');
+  // One range wherever hidden is checked: the layer's, stated alike for 0 and for too many units; a rank
+  // beyond d is refused as the rank, not as the width the budget would give it.
+  const stated = (hidden) => {
+    try {
+      lab.lm.createSession({ corpus, ...small, mlp: { hidden } });
+    } catch (e) {
+      return e.argument === 'options.mlp.hidden' && e.message.match(/from \d+ to \d+/)?.[0];
+    }
+    return null;
+  };
+  assert.equal(stated(0), 'from 1 to 4096');
+  assert.equal(stated(100000), 'from 1 to 4096');
+  refuse(() => lab.lm.createSession({ corpus, ...small, mlp: { rank: 100 } }), 'options.mlp.rank', 'out-of-range');
   refuse(() => lab.lm.createSession({ corpus, ...small, mlp: { kind: 'mlp', symmetrize: 0.5 } }),
     'options.mlp.symmetrize', 'unsupported');
   refuse(() => lab.lm.createSession({ corpus, ...small, learningRate: -1 }), 'options.learningRate', 'out-of-range');

@@ -147,11 +147,13 @@ function mlpOptions(core, mlp, d) {
   const kind = optional(o.kind, defaultOf(MLP, 'kind'), (v) => oneOf('options.mlp.kind', v, core.kinds));
   const activation = optional(o.activation, defaultOf(MLP, 'activation'),
     (v) => oneOf('options.mlp.activation', v, core.activations));
-  const rank = kind === 'mlp' ? 1 : optional(o.rank, defaultOf(MLP, 'rank'), (v) => integer('options.mlp.rank', v));
+  // The layer's ranges: rank from 1 to d_in = d, hidden the catalogue's (one range wherever it is checked).
+  const rank = kind === 'mlp' ? 1
+    : optional(o.rank, defaultOf(MLP, 'rank'), (v) => integer('options.mlp.rank', v, { min: 1, max: d }));
   const symmetrize = optional(o.symmetrize, defaultOf(MLP, 'symmetrize'),
     (v) => finiteNumber('options.mlp.symmetrize', v));
   const budget = optional(o.budget, undefined, (v) => integer('options.mlp.budget', v));
-  const hidden = o.hidden !== undefined ? integer('options.mlp.hidden', o.hidden)
+  const hidden = o.hidden !== undefined ? integer('options.mlp.hidden', o.hidden, rangeOf(MLP, 'hidden'))
     : core.module._lmHiddenForBudget(kind, rank, d, budget ?? 6 * d * d);
   const beta = activation === 'swish' ? { beta: finiteNumber('options.mlp.beta', o.beta ?? defaultOf(MLP, 'beta')) }
     : {};
