@@ -11,8 +11,8 @@
 
 namespace gatelab::bind {
 
-// The paper-A layer's own options, read one way for lab.createLayer and lab.lm's options.mlp (the
-// transformer's std_mlp), so a field the layer gains reaches both at once; sizes, seed: the caller's.
+// The paper-A layer's own options, read one way for lab.createLayer, createTrainer and lab.lm's
+// options.mlp (the transformer's std_mlp), so a field the layer gains reaches all; sizes, seed: the caller's.
 inline Status read_layer_fields(const val& o, LayerConfig& c) {
   if (Status e = parse_layer_kind(get<std::string>(o, "kind"), "kind", c.kind); !e.ok()) return e;
   if (Status e = parse_activation(get<std::string>(o, "activation"), "activation", c.activation.kind); !e.ok())

@@ -2,7 +2,7 @@
 // trainer and the training race; web/lib/ wraps them. A user's own points cross as x
 // (count, 2) and y (count), 0 when the task is not 'user'. A race comes back as a transient
 // handle that JS reads out and deletes at once.
-#include "bind_common.hpp"
+#include "bind_module.hpp"
 
 #include "gatelab/train/dataset.hpp"
 #include "gatelab/train/race.hpp"
@@ -32,19 +32,16 @@ Status to_data(const val& j, Ptr x, Ptr y, int count, DatasetOptions& o) {
   return e.ok() ? validate_points(o, f32(x), f32(y), count) : e;
 }
 
+// The layer's own fields as lab.createLayer reads them; validate(t) checks them with the rest.
 Status to_config(const val& j, TrainerOptions& t) {
-  LayerConfig& l = t.layer;
-  Status e = parse_layer_kind(get<std::string>(j, "kind"), "kind", l.kind);
+  Status e = read_layer_fields(j, t.layer);
   if (e.ok()) e = parse_loss(get<std::string>(j, "loss"), t.loss);
   if (e.ok()) e = parse_optimizer(get<std::string>(j, "optimizer"), t.optimizer.kind);
-  if (e.ok()) e = seed_of(j, l.seed);
-  if (e.ok())
-    e = parse_activation_spec(get<std::string>(j, "activation"), get<float>(j, "beta"), "activation", l.activation);
+  if (e.ok()) e = seed_of(j, t.layer.seed);
   if (!e.ok()) return e;
   OptimizerOptions& p = t.optimizer;
-  read_fields(j, "hidden", l.hidden, "rank", l.rank, "symmetrize", l.symmetrize, "biasFeature", t.bias_feature,
-              "learningRate", p.learning_rate, "momentum", p.momentum, "beta1", p.beta1, "beta2", p.beta2, "epsilon",
-              p.epsilon, "batchSize", t.batch_size, "evalEvery", t.eval_every);
+  read_fields(j, "biasFeature", t.bias_feature, "learningRate", p.learning_rate, "momentum", p.momentum, "beta1",
+              p.beta1, "beta2", p.beta2, "epsilon", p.epsilon, "batchSize", t.batch_size, "evalEvery", t.eval_every);
   return validate(t);
 }
 

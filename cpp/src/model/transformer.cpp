@@ -61,8 +61,8 @@ LayerConfig cem_transformer_std_mlp_defaults() {
 }
 
 void cem_set_shared_descent(CemTransformerConfig& c, int steps, float eta, CemPrecond precond, int precond_rank) {
-  for (int* t : {&c.attention.steps, &c.mlp.steps}) *t = steps;
-  for (float* e : {&c.attention.eta, &c.mlp.eta}) *e = eta;
+  c.attention.steps = c.mlp.steps = steps;
+  c.attention.eta = c.mlp.eta = eta;
   c.attention.precond = c.mlp.precond = precond;
   c.attention.precond_rank = c.mlp.precond_rank = precond_rank;
 }

@@ -221,7 +221,6 @@ TEST(CemTransformer, BlocksUseTheLayerConfigsItHolds) {
   // The transformer holds its layers' configs: every field but the sizes and the seed reaches
   // each block as given (so a field a layer gains arrives without a copy to forget).
   CemTransformerConfig c = small_config(CemFamily::standard);
-  c.std_mlp.kind = LayerKind::gated;
   c.std_mlp.rank = 2;
   c.std_mlp.symmetrize = 0.25f;
   c.std_mlp.activation = {Activation::swish, 1.5f};
@@ -233,7 +232,6 @@ TEST(CemTransformer, BlocksUseTheLayerConfigsItHolds) {
     EXPECT_EQ(m.d_in, c.d);
     EXPECT_EQ(m.d_out, c.d);
     EXPECT_NE(m.seed, cem_block_std_mlp_config(c, 1 - l).seed);
-    EXPECT_TRUE(m.kind == LayerKind::gated);
     EXPECT_EQ(m.rank, 2);
     EXPECT_EQ(m.symmetrize, 0.25f);
     EXPECT_EQ(m.activation.kind, Activation::swish);
