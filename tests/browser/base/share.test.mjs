@@ -199,6 +199,8 @@ describe('Share / Embed', () => {
       await el.settled();
     });
     await scaling.locator('button[part~="share"]').click();
+    // The dialog fills its fields when it opens (after the version and the poster index load).
+    await scaling.locator('dialog[open]').waitFor();
     const permalink = await scaling.evaluate((el) => el.shadowRoot.querySelector('textarea[id$="-permalink"]').value);
     const pinned = `${session.server.url}gatelab@${VERSION}/`;
     assert.ok(permalink.startsWith(`${pinned}demos/paper-a.html#`), permalink);
