@@ -3,11 +3,9 @@
 // web/lib/cem.js wraps them.
 #include "bind_module.hpp"
 
-#include "gatelab/cem/attention.hpp"
+#include "gatelab/cem/probes.hpp"
 #include "gatelab/model/baselines.hpp"
 #include "gatelab/model/gated_mlp.hpp"
-#include "gatelab/cem/mlp.hpp"
-#include "gatelab/cem/probes.hpp"
 #include "gatelab/model/tie.hpp"
 #include "gatelab/model/transformer.hpp"
 
@@ -19,20 +17,17 @@ namespace {
 
 Status to_config(const val& o, CemAttentionConfig& c) {
   if (Status e = seed_of(o, c.seed); !e.ok()) return e;
-  if (Status e = parse_cem_diagonal(get<std::string>(o, "diagonal"), c.diagonal); !e.ok()) return e;
-  if (Status e = parse_cem_precond(get<std::string>(o, "precond"), c.precond); !e.ok()) return e;
-  read_fields(o, "d", c.d, "heads", c.heads, "steps", c.steps, "eta", c.eta, "beta", c.beta, "precondRank",
-              c.precond_rank);
+  if (Status e = read_cem_attention_fields(o, c); !e.ok()) return e;
+  read_fields(o, "d", c.d, "beta", c.beta);
   return validate(c);
 }
 
 Status to_config(const val& o, CemMlpConfig& c) {
   if (Status e = seed_of(o, c.seed); !e.ok()) return e;
-  const std::string activation = get<std::string>(o, "activation");
-  Status e = parse_cem_activation(activation, get<float>(o, "activationBeta"), c.activation);
-  if (e.ok()) e = parse_cem_precond(get<std::string>(o, "precond"), c.precond);
+  Status e = parse_cem_activation(get<std::string>(o, "activation"), get<float>(o, "activationBeta"), c.activation);
+  if (e.ok()) e = read_cem_descent_fields(o, c);
   if (!e.ok()) return e;
-  read_fields(o, "d", c.d, "hidden", c.hidden, "steps", c.steps, "eta", c.eta, "precondRank", c.precond_rank);
+  read_fields(o, "d", c.d, "hidden", c.hidden);
   return validate(c);
 }
 

@@ -1,7 +1,7 @@
 // Embind registrations of GP in-context regression (docs/MATH.md §B12): GP sequences, their
 // exact posterior, and GpSession, a small transformer learning the task live (<gatelab-gp>);
 // web/lib/gp/ wraps them. Arrays cross as float32 buffers, which gp/io.hpp reads and writes.
-#include "bind_common.hpp"
+#include "bind_module.hpp"
 
 #include "gatelab/gp/io.hpp"  // and data.hpp, session.hpp
 
@@ -21,32 +21,33 @@ Status to_config(const val& o, GpDataConfig& c) {
 
 struct SessionConfig {
   GpTrainConfig train;
-  GpModelSpec spec;
+  CemTransformerConfig model;
 };
 
-// And the session part: the transformer and its training.
+// And the session part: the transformer, its layers read as lab.cem's makers read them (the JS
+// API's one steps, eta and preconditioner serve attention and MLP), and its training.
 Status to_config(const val& o, SessionConfig& c) {
   GpTrainConfig& t = c.train;
-  if (Status e = to_config(o, t.data); !e.ok()) return e;
-  GpModelSpec& s = c.spec;
-  const std::string family_name = get<std::string>(o, "family");
-  if (Status e = parse_cem_family(family_name, s.family); !e.ok()) return e;
-  if (Status e = parse_cem_diagonal(get<std::string>(o, "diagonal"), s.diagonal); !e.ok()) return e;
-  if (Status e = parse_cem_precond(get<std::string>(o, "precond"), s.precond); !e.ok()) return e;
-  if (Status e = seed_of(o, t.seed); !e.ok()) return e;
-  read_fields(o, "d", t.d, "layers", t.layers, "heads", t.heads, "hidden", t.hidden, "eta", t.eta, "batch", t.batch,
-              "lr", t.lr, "clipNorm", t.clip_norm, "warmup", t.warmup);
-  // mlp_steps 0 and eta 0 (the defaults): the MLP's T and η are the attention's (the JS API has
-  // one steps, one eta).
-  s.label = family_name;
-  read_fields(o, "steps", s.steps, "precondRank", s.precond_rank, "learnEta", s.learn_eta);
-  return validate(t, c.spec);
+  CemTransformerConfig& m = c.model;
+  Status e = to_config(o, t.data);
+  if (e.ok()) e = parse_cem_family(get<std::string>(o, "family"), m.family);
+  if (e.ok()) e = seed_of(o, t.seed);
+  if (e.ok()) e = read_cem_attention_fields(o, m.attention);
+  if (e.ok()) e = read_cem_descent_fields(o, m.mlp);
+  if (!e.ok()) return e;
+  read_fields(o, "d", m.d, "layers", m.layers, "hidden", m.mlp.hidden, "learnEta", m.attention.learn_eta, "batch",
+              t.batch, "lr", t.lr, "clipNorm", t.clip_norm, "warmup", t.warmup);
+  m.seed = t.seed;
+  cem_set_heads(m, m.attention.heads);  // and the standard family's
+  cem_set_hidden(m, m.mlp.hidden);
+  cem_set_learn_eta(m, m.attention.learn_eta);
+  return validate(t, m);
 }
 
 GpSession* create_session(const val& o) {
   SessionConfig c;
   (void)to_config(o, c);  // valid: web/lib called _gpValidate first
-  return new GpSession(c.train, c.spec);
+  return new GpSession(c.train, c.model);
 }
 
 Status sample(const val& o, double seed, int count, Ptr x, Ptr y) {
@@ -77,7 +78,6 @@ Status step_sizes(GpSession& s, Ptr out) { return s.step_sizes(f32(out)); }
 
 EMSCRIPTEN_BINDINGS(gatelab_gp) {
   constants({{"_gpMaxStepsPerCall", gp_max_steps_per_call}, {"_gpMaxSampleCount", gp_max_sample_count}});
-  constants({{"_gpMaxLength", gp_max_length}, {"_gpMaxDx", gp_max_dx}});
   function("_gpValidate", &validate_options<SessionConfig, to_config>);
   function("_gpSample", &sample);
   function("_gpPosterior", &posterior);

@@ -7,6 +7,8 @@
 
 #include "bind_common.hpp"
 #include "gatelab/base/param_draw.hpp"
+#include "gatelab/cem/attention.hpp"
+#include "gatelab/cem/mlp.hpp"
 #include "gatelab/paper_a/layer.hpp"
 
 namespace gatelab::bind {
@@ -19,6 +21,19 @@ inline Status read_layer_fields(const val& o, LayerConfig& c) {
     return e;
   read_fields(o, "beta", c.activation.beta, "hidden", c.hidden, "rank", c.rank, "symmetrize", c.symmetrize);
   return {};
+}
+
+// A CEM layer's descent (T, η, preconditioner), and the attention's heads and diagonal, read one way
+// for lab.cem's makers and lab.gp's transformer (both layers); d, β, the MLP's σ, seed: the caller's.
+template <class C>
+Status read_cem_descent_fields(const val& o, C& c) {
+  read_fields(o, "steps", c.steps, "eta", c.eta, "precondRank", c.precond_rank);
+  return parse_cem_precond(get<std::string>(o, "precond"), c.precond);
+}
+inline Status read_cem_attention_fields(const val& o, CemAttentionConfig& c) {
+  read_fields(o, "heads", c.heads);
+  Status e = parse_cem_diagonal(get<std::string>(o, "diagonal"), c.diagonal);
+  return e.ok() ? read_cem_descent_fields(o, c) : e;
 }
 
 // A field of parameter view k (its zero when there is none); all views as one flat vector.

@@ -121,8 +121,7 @@ val interactions_js(const Layer& layer, Ptr u, Ptr x, Ptr matrix, Ptr raw, Ptr v
 // Laid out by hand: clang-format 14 would put each `+[]` lambda on a line of its own.
 // clang-format off
 EMSCRIPTEN_BINDINGS(gatelab_paper_a) {
-  constants({{"_maxCurvePoints", max_curve_points}, {"_maxCensusParameters", max_census_parameters},
-             {"_maxRankApproxDim", max_rank_approx_dim}, {"_maxInteractionDim", max_interaction_dim},
+  constants({{"_maxCurvePoints", max_curve_points}, {"_maxInteractionDim", max_interaction_dim},
              {"_paRankRow", rank_approx_fields}});
 
   module_methods<Layer>("Layer")

@@ -130,9 +130,7 @@ val model(const RaceRun& run, int i) {
 EMSCRIPTEN_BINDINGS(gatelab_train) {
   constants({{"_maxDatasetPoints", max_dataset_points}, {"_maxGridSide", max_grid_side},
              {"_maxStepsPerCall", max_steps_per_call}, {"_maxTrainerUnits", max_trainer_units},
-             {"_maxLearningRate", max_learning_rate}, {"_trainRecordFields", train_record_fields},
-             {"_maxRaceModels", max_race_models}, {"_maxRaceSeeds", max_race_seeds}, {"_maxRaceSteps", max_race_steps},
-             {"_maxRaceRecords", max_race_records}, {"_maxRaceBudget", max_race_budget}});
+             {"_maxLearningRate", max_learning_rate}});
 
   function("_paDatasetSizes", &sizes);
   function("_paMakeDataset", &make_dataset_into);
@@ -145,10 +143,7 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
                 +[](const Trainer& t, int from, int n, Ptr out) { return copy_history(t, from, n, f32(out)); })
       .function("grid", +[](const Trainer& t, int g, float extent, Ptr out) { return t.grid(g, extent, f32(out)); })
       .function("setLearningRate", &Trainer::set_learning_rate)
-      .function("paramSize", +[](const Trainer& t, int w) { return int(factor_size(t.layer().params(), w)); })
-      .function("getParams", +[](const Trainer& t, Ptr q, Ptr k, Ptr v) {
-        copy_factors(t.layer().params(), f32(q), f32(k), f32(v));
-      })
+      .function("layer", +[](const Trainer& t) { return new Layer(t.layer()); }, allow_raw_pointers())  // a copy
       .function("count", +[](const Trainer& t, int which) {
         return static_cast<int>((which == 0 ? t.data().y_train : t.data().y_test).size());
       })
@@ -168,7 +163,6 @@ EMSCRIPTEN_BINDINGS(gatelab_train) {
         return t.best_factors(goal, points, reach, f32(out));
       })
       .function("stepsDone", &Trainer::steps_done)
-      .function("dIn", +[](const Trainer& t) { return t.layer().config().d_in; })
       .function("parameterCount", +[](const Trainer& t) { return static_cast<int>(t.layer().parameter_count()); });
 
   function("_paValidateRace", &validate_race);

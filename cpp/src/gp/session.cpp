@@ -15,7 +15,10 @@ Status gp_validate_steps_per_call(int steps) {
   return {};
 }
 
-Status validate(const GpTrainConfig& c, const GpModelSpec& spec) {
+namespace {
+
+// The data and training fields.
+Status validate_training(const GpTrainConfig& c) {
   if (Status e = validate(c.data); !e.ok()) return e.within("data");
   if (c.batch < 1 || c.batch > gp_max_batch)
     return out_of_range(
@@ -27,6 +30,25 @@ Status validate(const GpTrainConfig& c, const GpModelSpec& spec) {
     return out_of_range("clip_norm", "clip_norm must be in [0, 1e6]");
   if (c.warmup < 0) return out_of_range("warmup", "warmup must not be negative");
   if (c.decay_steps < 0) return out_of_range("decay_steps", "decay_steps must not be negative");
+  return {};
+}
+
+// The model with the data's token width in and one number out.
+CemTransformerConfig shaped(const GpDataConfig& data, CemTransformerConfig model) {
+  model.d_in = gp_token_width(data);
+  model.d_out = 1;
+  return model;
+}
+
+}  // namespace
+
+Status validate(const GpTrainConfig& c, const CemTransformerConfig& model) {
+  if (Status e = validate_training(c); !e.ok()) return e;
+  return validate(shaped(c.data, model));
+}
+
+Status validate(const GpTrainConfig& c, const GpModelSpec& spec) {
+  if (Status e = validate_training(c); !e.ok()) return e;
   if (spec.steps < 1 || spec.steps > cem_max_steps) {
     return out_of_range("steps", "steps must be in 1…" + std::to_string(cem_max_steps) +
                                      " (steps = " + std::to_string(spec.steps) + ")");
@@ -70,10 +92,14 @@ OptimizerOptions gp_optimizer_options(const GpTrainConfig& c) {
 float gp_learning_rate(const GpTrainConfig& c, int step) { return scheduled_lr(c.lr, c.warmup, c.decay_steps, step); }
 
 GpSession::GpSession(const GpTrainConfig& config, const GpModelSpec& spec)
+    : GpSession(config, gp_model_config(config, spec)) {
+  error_ = validate(config, spec);  // the spec's own fields first (mlp_steps, eta 0 = the config's), then the model's
+}
+
+GpSession::GpSession(const GpTrainConfig& config, const CemTransformerConfig& model)
     : config_(config),
-      spec_(spec),
-      error_(validate(config, spec)),
-      model_(gp_model_config(config, spec)),
+      error_(validate(config, model)),
+      model_(shaped(config.data, model)),
       optimizer_(gp_optimizer_options(config)),
       stream_(config.seed, 11u) {}
 
@@ -117,7 +143,7 @@ Status GpSession::set_eval_steps(int steps) {
     eval_steps_ = 0;
     return {};
   }
-  if (spec_.family != CemFamily::cem)
+  if (model_.config().family != CemFamily::cem)
     return unsupported("", "eval_steps needs a cem model (the standard blocks take no steps)");
   if (steps < 0 || steps > cem_max_steps) {
     return out_of_range("eval_steps", "eval_steps must be 0 (as trained) or in 1…" + std::to_string(cem_max_steps) +
@@ -129,9 +155,9 @@ Status GpSession::set_eval_steps(int steps) {
 
 Status GpSession::step_sizes(float* out) {
   if (!error_.ok()) return error_;
-  if (spec_.family != CemFamily::cem)
+  if (model_.config().family != CemFamily::cem)
     return unsupported("", "step sizes need a cem model (the standard blocks take no steps)");
-  for (int l = 0; l < config_.layers; ++l) {
+  for (int l = 0; l < model_.config().layers; ++l) {
     out[2 * l] = model_.cem_attention(l)->step_size();
     out[2 * l + 1] = model_.cem_mlp(l)->step_size();
   }

@@ -107,22 +107,6 @@ Status validate(const LayerConfig& c) {
   return {};
 }
 
-std::size_t factor_size(const LayerParams& p, int which) {
-  return which == 0 ? p.q.size() : which == 1 ? p.k.size() : p.v.size();
-}
-
-void copy_factors(const LayerParams& p, float* q, float* k, float* v) {
-  std::copy(p.q.begin(), p.q.end(), q);
-  std::copy(p.k.begin(), p.k.end(), k);
-  std::copy(p.v.begin(), p.v.end(), v);
-}
-
-void set_factors(LayerParams& p, const float* q, const float* k, const float* v) {
-  std::copy_n(q, p.q.size(), p.q.begin());
-  std::copy_n(k, p.k.size(), p.k.begin());
-  std::copy_n(v, p.v.size(), p.v.begin());
-}
-
 Status gauge_fix_problem(const LayerConfig& c) {
   if (c.kind == LayerKind::symmetric) return {};
   if (c.kind == LayerKind::mlp) return unsupported("", "the 'mlp' kind has no Q factor to fix");

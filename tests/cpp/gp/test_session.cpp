@@ -1,5 +1,6 @@
 // GpSession's loss read-out: a range within the steps done copies those losses, any other is
-// an out_of_range status and writes nothing (the binding hands JS the status).
+// an out_of_range status and writes nothing (the binding hands JS the status). And the two ways
+// to make a session (an experiment's spec, lab.gp's transformer config) give the same model.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -10,7 +11,7 @@ using namespace gatelab;
 
 namespace {
 
-GpSession small_session() {
+GpTrainConfig small_train() {
   GpTrainConfig t;
   t.data.length = 6;
   t.data.dx = 1;
@@ -21,8 +22,10 @@ GpSession small_session() {
   t.batch = 2;
   t.warmup = 1;
   t.seed = 3;
-  return GpSession(t, GpModelSpec{});
+  return t;
 }
+
+GpSession small_session() { return GpSession(small_train(), GpModelSpec{}); }
 
 }  // namespace
 
@@ -46,4 +49,34 @@ TEST(GpSession, CopyLossesOutsideTheStepsDoneIsOutOfRange) {
     EXPECT_EQ(e.code, ErrorCode::out_of_range) << from << ", " << count;
   }
   EXPECT_EQ(out, std::vector<double>(8, -1.0));
+}
+
+TEST(GpSession, ATransformerConfigTrainsAsTheSpecItComesFrom) {
+  GpModelSpec spec;
+  spec.steps = 2;
+  spec.diagonal = CemDiagonal::per_head;
+  spec.learn_eta = true;
+  const GpTrainConfig t = small_train();
+  GpSession from_spec(t, spec), from_config(t, gp_model_config(t, spec));
+  ASSERT_TRUE(from_config.error().ok()) << from_config.error();
+  ASSERT_TRUE(from_spec.train(3).ok());
+  ASSERT_TRUE(from_config.train(3).ok());
+  EXPECT_EQ(from_spec.losses(), from_config.losses());
+  EXPECT_EQ(from_config.model_config().attention.diagonal, CemDiagonal::per_head);
+  EXPECT_EQ(from_config.model_config().d_in, gp_token_width(t.data));  // set from the data
+}
+
+TEST(GpSession, AHeldLayerFieldReachesTheModelAndItsRefusalIsNamed) {
+  const GpTrainConfig t = small_train();
+  CemTransformerConfig m = gp_model_config(t, GpModelSpec{});
+  m.mlp.steps = 3;  // a field lab.gp's flat options do not reach separately: the held config carries it
+  GpSession session(t, m);
+  ASSERT_TRUE(session.error().ok()) << session.error();
+  EXPECT_EQ(session.model_config().mlp.steps, 3);
+  EXPECT_EQ(session.model_config().attention.steps, 1);
+  m.mlp.eta = -1.0f;
+  const GpSession refused(t, m);
+  EXPECT_EQ(refused.error().code, ErrorCode::out_of_range);
+  EXPECT_EQ(refused.error().field, "mlp.eta");
+  EXPECT_EQ(GpSession(t, m).train(1).code, ErrorCode::out_of_range);
 }

@@ -93,7 +93,9 @@ TEST(ExchangePlaneLambda, EachCellIsWhatTheLayersOwnSwapChanges) {
         for (int j = 0; j < n; j += 2) {
           const float a = lo + step * static_cast<float>(i), b = lo + step * static_cast<float>(j), v = 1.0f;
           Layer layer(c);
-          set_factors(layer.params(), &a, &b, &v);
+          layer.params().q(0, 0, 0) = a;
+          layer.params().k(0, 0, 0) = b;
+          layer.params().v(0, 0) = v;
           float out = 0, swapped = 0;
           EXPECT_OK(layer.forward(&x, 1, &out));
           EXPECT_OK(layer.exchanged().forward(&x, 1, &swapped));

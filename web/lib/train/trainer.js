@@ -6,6 +6,7 @@ import { throwCoreError } from '../core/errors.js';
 import { handleOf, Owned } from '../core/handles.js';
 import { defaultOf, fail, finiteNumber, floatArray, integer, oneOf, optionsOf, rangeOf } from '../core/validate.js';
 import { NAMES } from '../catalogue.js';
+import { Layer } from '../paper-a/layer.js';
 
 const FIELDS = ['step', 'trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy', 'gradNorm'];
 
@@ -158,15 +159,20 @@ export class Trainer extends Owned {
   /** A JSON-able snapshot: { options, stepsDone, Q, K, V } with plain number arrays (mlp: no Q). */
   weights() {
     const handle = handleOf(this);
-    const sizes = [0, 1, 2].map((i) => handle.paramSize(i));
-    const [, Q, K, V] = this.#core.heap.call([], sizes, (q, k, v) => handle.getParams(q, k, v));
-    const dIn = handle.dIn();
-    const layer = { kind: this.options.kind, activation: this.options.activation, beta: this.options.beta, dIn,
-      hidden: this.options.hidden, dOut: 1, rank: this.options.kind === 'mlp' ? 1 : this.options.rank,
-      symmetrize: this.options.symmetrize };
-    const out = { options: this.options, layer, stepsDone: handle.stepsDone(), K: Array.from(K), V: Array.from(V) };
-    if (this.options.kind !== 'mlp') out.Q = Array.from(Q);
-    return out;
+    // The trainer's layer as a Layer (a copy in wasm memory), read by the one module face and freed.
+    const layer = new Layer(this.#core, handle.layer());
+    try {
+      const { Q, K, V } = layer.getParams();
+      const { kind, activation, beta, hidden, rank, symmetrize } = this.options;
+      const shape = { kind, activation, beta, dIn: layer.dIn, hidden, dOut: 1, rank: kind === 'mlp' ? 1 : rank,
+        symmetrize };
+      const out = { options: this.options, layer: shape, stepsDone: handle.stepsDone(), K: Array.from(K),
+        V: Array.from(V) };
+      if (kind !== 'mlp') out.Q = Array.from(Q);
+      return out;
+    } finally {
+      layer.dispose();
+    }
   }
 
   /** factors as teleport takes them: a number for every unit, or one per unit. */

@@ -27,7 +27,8 @@ inline constexpr int gp_max_steps_per_call = 10000;
 inline constexpr int gp_max_batch = 1024;  // sequences per step
 Status gp_validate_steps_per_call(int steps);
 
-// What differs between the models of the experiment; width and depth come from GpTrainConfig.
+// The experiments' short description of a model (what differs between their models); width and
+// depth come from GpTrainConfig, and gp_model_config turns both into the transformer's config.
 struct GpModelSpec {
   std::string label = "cem T=1";
   CemFamily family = CemFamily::cem;
@@ -42,6 +43,7 @@ struct GpModelSpec {
 
 struct GpTrainConfig {
   GpDataConfig data;
+  // The model of a GpModelSpec (gp_model_config); a session made from a transformer config ignores them.
   int d = 32, layers = 2, heads = 4, hidden = 64;
   float eta = 1.0f;  // CEM step size of attention and MLP
   int batch = 16;    // sequences per AdamW step
@@ -54,6 +56,8 @@ struct GpTrainConfig {
 };
 
 Status validate(const GpTrainConfig& config, const GpModelSpec& spec);
+// The data and training fields of config, then the model (its d_in and d_out as a session sets them).
+Status validate(const GpTrainConfig& config, const CemTransformerConfig& model);
 // The transformer of a session: d_in = token width, d_out = 1.
 CemTransformerConfig gp_model_config(const GpTrainConfig& config, const GpModelSpec& spec);
 // The session's AdamW (lr, weight decay and clipping of the config).
@@ -65,10 +69,13 @@ class GpSession {
  public:
   // Never fails: an invalid config gives a session whose error() is the message.
   GpSession(const GpTrainConfig& config, const GpModelSpec& spec);
+  // The model as lab.gp reads it, its layers' configs held whole; d_in and d_out are the data's
+  // token width and 1 (set here), and config's model fields (d … eta) are not used.
+  GpSession(const GpTrainConfig& config, const CemTransformerConfig& model);
 
   const Status& error() const { return error_; }
   const GpTrainConfig& config() const { return config_; }
-  const GpModelSpec& spec() const { return spec_; }
+  const CemTransformerConfig& model_config() const { return model_.config(); }
   std::size_t parameter_count() const { return model_.parameter_count(); }
   int steps_done() const { return static_cast<int>(losses_.size()); }
   // Mean training MSE of each step so far.
@@ -98,7 +105,6 @@ class GpSession {
 
  private:
   GpTrainConfig config_;
-  GpModelSpec spec_;
   Status error_;
   CemTransformer model_;
   Optimizer optimizer_;

@@ -196,12 +196,6 @@ void copy_params(const LayerParamsT<S>& src, LayerParamsT<D>& dst) {
   std::copy(src.v.begin(), src.v.end(), dst.v.begin());
 }
 
-// The factors in the order web/lib indexes them (0, 1, 2 = Q, K, V; any other index is V): the
-// float count of one, and all three copied out to or in from flat row-major buffers of those sizes.
-std::size_t factor_size(const LayerParams& params, int which);
-void copy_factors(const LayerParams& params, float* q, float* k, float* v);
-void set_factors(LayerParams& params, const float* q, const float* k, const float* v);
-
 // ok when gauge_fix() keeps this layer's function: the symmetric kind, or a gated layer whose
 // σ is positively homogeneous (degree 1 when symmetrize > 0); else why not.
 Status gauge_fix_problem(const LayerConfig& config);
