@@ -1,6 +1,7 @@
 // The activation catalogue (MATH.md A10): one lane kernel per activation for the value and
-// one for the derivative, run four floats at a time by activation_forward/backward and on a
-// padded vector for a scalar call, so a scalar and an array give the same bits. The kernels
+// one for the derivative (activation_lanes.hpp), run a vector at a time by activation_forward/
+// backward (at the native width) and on a padded four-lane vector for a scalar call, so a scalar
+// and an array give the same bits. The kernels
 // take care where the obvious formula cancels: sigmoid tails from e^−|z| rather than 1 − σ,
 // gelu's lower tail from Q(|z|) rather than 1 + erf, gelu_tanh's 1 + tanh u as 2σ(2u) with
 // the cubic argument in double. The antiderivatives Φ (MATH.md B3) are scalar double code.
@@ -18,152 +19,19 @@
 namespace gatelab {
 namespace {
 
-using namespace fm;
-
-constexpr f32x4 kOne{1.0f, 1.0f, 1.0f, 1.0f};
-constexpr f32x4 kZero{0.0f, 0.0f, 0.0f, 0.0f};
-
-// gelu_tanh: 1 + tanh(u) = 2σ(2u), 2u = z·(k1 + k2·z²).
-constexpr double kGeluTanhK1 = 1.5957691216057307;    // 2·√(2/π)
-constexpr double kGeluTanhK2 = 0.071354816272923894;  // 2·√(2/π)·0.044715
-// σ is exactly 0 or 1 in float beyond |argument| ≈ 88 (exp_ftz), so z may be cut where the
-// argument passes 265 (gelu_tanh) or 300 (swish) without changing a bit of the result.
-GATELAB_LANE f64x4 gelu_tanh_arg(f32x4 z) {
-  const f64x4 zd = widen(clamp(z, -15.0f, 15.0f));
-  return zd * (splat_d(kGeluTanhK1) + splat_d(kGeluTanhK2) * zd * zd);
-}
-GATELAB_LANE f64x4 swish_arg(f32x4 z, float beta, float bound) {  // β·z is exact in double
-  return widen(clamp(z, -bound, bound)) * splat_d(beta);
-}
-
-// ---- value kernels ----
-struct IdentityValue {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return z; }
-};
-struct ReluValue {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return select(greater(z, kZero), z, kZero); }
-};
-struct LeakyReluValue {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return select(greater(z, kZero), z, splat(leaky_relu_slope) * z); }
-};
-struct Relu2Value {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const {
-    const f32x4 r = select(greater(z, kZero), z, kZero);
-    return r * r;
-  }
-};
-struct GeluValue {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return z * normal_cdf(z); }
-};
-struct GeluTanhValue {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return z * sigmoid_parts(gelu_tanh_arg(z)).s; }
-};
-struct SiluValue {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return z * fm::sigmoid(z); }
-};
-struct SwishValue {
-  float beta, bound;  // bound = 300/|β|
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return z * sigmoid_parts(swish_arg(z, beta, bound)).s; }
-};
-struct SigmoidValue {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return fm::sigmoid(z); }
-};
-struct TanhValue {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return fm::tanh(z); }
-};
-struct SoftplusValue {  // max(z, 0) + log(1 + e^−|z|): no overflow, exact-ish in both tails
-  GATELAB_LANE f32x4 operator()(f32x4 z) const {
-    return select(greater(z, kZero), z, kZero) + fm::log1p(exp_ftz(neg_abs(z)));
-  }
-};
-
-// ---- derivative kernels (σ' at a kink: the left derivative) ----
-struct IdentityDerivative {
-  GATELAB_LANE f32x4 operator()(f32x4) const { return kOne; }
-};
-struct ReluDerivative {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return select(greater(z, kZero), kOne, kZero); }
-};
-struct LeakyReluDerivative {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return select(greater(z, kZero), kOne, splat(leaky_relu_slope)); }
-};
-struct Relu2Derivative {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return splat(2.0f) * select(greater(z, kZero), z, kZero); }
-};
-struct GeluDerivative {  // Φ(z) + z·φ(z)
-  GATELAB_LANE f32x4 operator()(f32x4 z) const {
-    const GaussTail g = gauss_tail(abs(z));
-    const f32x4 cdf = select(less(z, kZero), g.tail, kOne - g.tail);
-    return cdf + z * g.density;
-  }
-};
-struct GeluTanhDerivative {  // σ(2u) + z·σ(2u)·(1 − σ(2u))·(2u)'
-  GATELAB_LANE f32x4 operator()(f32x4 z) const {
-    const Sigmoid s = sigmoid_parts(gelu_tanh_arg(z));
-    // σ(1 − σ) is exactly 0 beyond |z| = 15, so the cut z gives the same bits while z² cannot overflow.
-    const f32x4 zc = clamp(z, -15.0f, 15.0f);
-    const f32x4 slope = splat(float(kGeluTanhK1)) + splat(float(3 * kGeluTanhK2)) * zc * zc;
-    return s.s + zc * (s.s * s.sc) * slope;
-  }
-};
-struct SiluDerivative {  // σ(z)·(1 + z·(1 − σ(z)))
-  GATELAB_LANE f32x4 operator()(f32x4 z) const {
-    const Sigmoid s = sigmoid_parts(z);
-    return s.s * (kOne + z * s.sc);
-  }
-};
-struct SwishDerivative {  // σ(βz)·(1 + βz·(1 − σ(βz)))
-  float beta, bound;
-  GATELAB_LANE f32x4 operator()(f32x4 z) const {
-    const Sigmoid s = sigmoid_parts(swish_arg(z, beta, bound));
-    return s.s * (kOne + splat(beta) * z * s.sc);
-  }
-};
-struct SigmoidDerivative {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const {
-    const Sigmoid s = sigmoid_parts(z);
-    return s.s * s.sc;
-  }
-};
-struct TanhDerivative {
-  GATELAB_LANE f32x4 operator()(f32x4 z) const { return tanh_derivative(z); }
-};
-
-// Whole vectors, then the tail through a zero-padded vector: the lanes never interact, so
-// every element sees exactly the same operations wherever it sits.
-template <class Kernel>
-void run(Kernel kernel, const float* in, float* out, std::size_t n) {
-  std::size_t i = 0;
-  // Two vectors per iteration: both share each constant of the kernel, which V8 otherwise
-  // rematerialises for every vector (an x86 register holds few of a kernel's ~30 splats).
-  for (; i + 16 <= n; i += 16) {
-    f32x4 a, b, c, d;
-    std::memcpy(&a, in + i, sizeof a);
-    std::memcpy(&b, in + i + 4, sizeof b);
-    std::memcpy(&c, in + i + 8, sizeof c);
-    std::memcpy(&d, in + i + 12, sizeof d);
-    a = kernel(a);
-    b = kernel(b);
-    c = kernel(c);
-    d = kernel(d);
-    std::memcpy(out + i, &a, sizeof a);
-    std::memcpy(out + i + 4, &b, sizeof b);
-    std::memcpy(out + i + 8, &c, sizeof c);
-    std::memcpy(out + i + 12, &d, sizeof d);
-  }
-  for (; i + 4 <= n; i += 4) {
-    f32x4 v;
-    std::memcpy(&v, in + i, sizeof v);
-    v = kernel(v);
-    std::memcpy(out + i, &v, sizeof v);
-  }
-  if (i < n) {
-    f32x4 v = kZero;
-    std::memcpy(&v, in + i, (n - i) * sizeof(float));
-    v = kernel(v);
-    std::memcpy(out + i, &v, (n - i) * sizeof(float));
-  }
-}
+// The kernels at four lanes (one-element calls, wasm) and at the native width (array calls).
+namespace lanes4 {
+using namespace fm::v4;
+#include "base/activation_lanes.hpp"
+}  // namespace lanes4
+#if defined(__AVX512F__) || defined(__AVX__)
+namespace lanes_native {
+using namespace fm::vn;
+#include "base/activation_lanes.hpp"
+}  // namespace lanes_native
+#else
+namespace lanes_native = lanes4;
+#endif
 
 float swish_bound(float beta) { return 300.0f / (beta < 0 ? -beta : beta); }
 
@@ -173,6 +41,7 @@ constexpr const char* kNames[activation_count] = {"identity", "relu",  "leaky_re
 }  // namespace
 
 void activation_forward(ActivationSpec s, const float* z, float* out, std::size_t n) {
+  using namespace lanes_native;
   switch (s.kind) {
     case Activation::identity: return run(IdentityValue{}, z, out, n);
     case Activation::relu: return run(ReluValue{}, z, out, n);
@@ -190,6 +59,7 @@ void activation_forward(ActivationSpec s, const float* z, float* out, std::size_
 }
 
 void activation_backward(ActivationSpec s, const float* z, float* out, std::size_t n) {
+  using namespace lanes_native;
   switch (s.kind) {
     case Activation::identity: return run(IdentityDerivative{}, z, out, n);
     case Activation::relu: return run(ReluDerivative{}, z, out, n);
@@ -207,17 +77,8 @@ void activation_backward(ActivationSpec s, const float* z, float* out, std::size
   }
 }
 
-// One element: the kernel on the vector (z, 0, 0, 0), exactly the zero-padded tail vector
-// activation_forward/backward would build for it (so the same bits), without the
-// variable-length copies in and out; losses call this once or twice per point.
-namespace {
-template <class Kernel>
-GATELAB_LANE float run_one(Kernel kernel, float z) {
-  return kernel(f32x4{z, 0.0f, 0.0f, 0.0f})[0];
-}
-}  // namespace
-
 float activation_value(ActivationSpec s, float z) {
+  using namespace lanes4;  // the padded vector of one element
   switch (s.kind) {
     case Activation::identity: return run_one(IdentityValue{}, z);
     case Activation::relu: return run_one(ReluValue{}, z);
@@ -236,6 +97,7 @@ float activation_value(ActivationSpec s, float z) {
 }
 
 float activation_derivative(ActivationSpec s, float z) {
+  using namespace lanes4;
   switch (s.kind) {
     case Activation::identity: return run_one(IdentityDerivative{}, z);
     case Activation::relu: return run_one(ReluDerivative{}, z);

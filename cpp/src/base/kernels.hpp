@@ -120,23 +120,25 @@ void act_backward(ActivationSpec spec, const S* z, S* out, std::size_t count) {
   }
 }
 
-// x[j] ← e^x[j] for j < count: four float lanes at a time through fm::exp (the same bits
-// in every lane position and on every platform); double through scalar::exp.
+// x[j] ← e^x[j] for j < count: a vector at a time at the native width through fm::vn::exp (the
+// same bits in every lane position, at every width and on every platform); double through
+// scalar::exp.
 inline void exp_inplace(double* x, int count) {
   for (int j = 0; j < count; ++j) x[j] = scalar::exp(x[j]);
 }
 inline void exp_inplace(float* x, int count) {
+  using fm::vn::kLanes;
   int j = 0;
-  for (; j + 4 <= count; j += 4) {
-    fm::f32x4 v;
+  for (; j + kLanes <= count; j += kLanes) {
+    fm::vn::vf v;
     std::memcpy(&v, x + j, sizeof v);
-    v = fm::exp(v);
+    v = fm::vn::exp(v);
     std::memcpy(x + j, &v, sizeof v);
   }
   if (j < count) {
-    fm::f32x4 v = fm::splat(0.0f);
+    fm::vn::vf v = fm::vn::splat(0.0f);
     std::memcpy(&v, x + j, sizeof(float) * (count - j));
-    v = fm::exp(v);
+    v = fm::vn::exp(v);
     std::memcpy(x + j, &v, sizeof(float) * (count - j));
   }
 }

@@ -13,6 +13,7 @@
 
 #include "gatelab/base/activations.hpp"
 #include "base/fastmath.hpp"
+#include "base/kernels.hpp"
 
 using namespace gatelab;
 
@@ -392,4 +393,60 @@ TEST(FastMath, DoubleHelpersMatchStd) {
   for (double x : {-1.0, -0.999, -0.6, -0.5, -0.2, -1e-9, 0.0, 0.3, 0.5})
     EXPECT_NEAR(portable_dilog(x), li2_reference(x), 2e-16 * (1 + std::fabs(x) * 10)) << x;
   EXPECT_NEAR(portable_dilog(-1.0), -kPi * kPi / 12, 1e-16);
+}
+
+// ---- the native width ----
+namespace {
+
+// A function at both lane sets (fm::v4 and fm::vn, the native array width: 8 lanes with AVX).
+struct WidthCase {
+  const char* name;
+  fm::v4::vf (*four)(fm::v4::vf);
+  fm::vn::vf (*native)(fm::vn::vf);
+  float lo, hi;
+};
+// clang-format off
+#define GATELAB_AT_BOTH_WIDTHS(fn, lo, hi) \
+  {#fn, [](fm::v4::vf x) { return fm::v4::fn(x); }, [](fm::vn::vf x) { return fm::vn::fn(x); }, lo, hi}
+const WidthCase kWidthCases[] = {
+    GATELAB_AT_BOTH_WIDTHS(exp, -110, 90),      GATELAB_AT_BOTH_WIDTHS(expm1, -35, 90),
+    GATELAB_AT_BOTH_WIDTHS(log, 1e-44f, 1e30f), GATELAB_AT_BOTH_WIDTHS(log1p, -0.99f, 1e6f),
+    GATELAB_AT_BOTH_WIDTHS(tanh, -12, 12),      GATELAB_AT_BOTH_WIDTHS(sigmoid, -100, 100),
+    GATELAB_AT_BOTH_WIDTHS(erf, -10, 10),       GATELAB_AT_BOTH_WIDTHS(erfc, -10, 12),
+    GATELAB_AT_BOTH_WIDTHS(normal_cdf, -15, 15)};
+#undef GATELAB_AT_BOTH_WIDTHS
+// clang-format on
+
+}  // namespace
+
+// The lane count changes which elements share a register, never an element's bits: each function
+// at the native width equals the four-lane one, element by element, and so does exp_inplace (the
+// softmax's and the cross-entropy's exp) on lengths with and without a padded tail.
+TEST(FastMath, TheNativeWidthGivesEachElementTheFourLaneBits) {
+  constexpr int n = 4000;  // a multiple of 4 and of 8
+  for (const WidthCase& c : kWidthCases) {
+    std::vector<float> x(n), four(n), native(n);
+    for (int i = 0; i < n; ++i) x[i] = c.lo + (c.hi - c.lo) * float(i) / float(n - 1);
+    x[1] = -0.0f;
+    for (int i = 0; i < n; i += fm::v4::kLanes) {
+      fm::v4::vf v;
+      std::memcpy(&v, x.data() + i, sizeof v);
+      v = c.four(v);
+      std::memcpy(four.data() + i, &v, sizeof v);
+    }
+    for (int i = 0; i < n; i += fm::vn::kLanes) {
+      fm::vn::vf v;
+      std::memcpy(&v, x.data() + i, sizeof v);
+      v = c.native(v);
+      std::memcpy(native.data() + i, &v, sizeof v);
+    }
+    for (int i = 0; i < n; ++i) ASSERT_EQ(bits_of(four[i]), bits_of(native[i])) << c.name << " x " << x[i];
+  }
+  for (int count : {1, 5, 8, 13, 64}) {
+    std::vector<float> x(count);
+    for (int i = 0; i < count; ++i) x[i] = float(i) * 1.7f - 9.0f;
+    std::vector<float> y = x;
+    kernels::exp_inplace(y.data(), count);
+    for (int i = 0; i < count; ++i) ASSERT_EQ(bits_of(y[i]), bits_of(fm::exp(fm::splat(x[i]))[0])) << count;
+  }
 }
