@@ -1,13 +1,14 @@
 // Generates web/lib/catalogue.js from the C++ core: every entry point's options by name, type,
 // default and range (cpp/src/<area>/options.cpp) and the name sets (kinds, activations, optimizers
-// …) from the areas' name functions, read from the built wasm module. The library refuses an option outside
-// it, and the figures' schemas read the name sets before any wasm loads. The file is committed;
+// …) from the areas' name functions, printed by the native tool build/native/cpp/tools/gatelab_catalogue
+// (scripts/build.sh builds it; the shipped wasm module does not carry the tables). The library refuses an
+// option outside it, and the figures' schemas read the name sets before any wasm loads. The file is committed;
 // `--check` fails when it is out of date (tests/js/core/catalogue.test.mjs runs that check).
 //   node scripts/catalogue.mjs [--check]
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { instantiate } from '../web/lib/core/wasm-loader.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CATALOGUE_FILE = join(root, 'web/lib/catalogue.js');
@@ -75,10 +76,11 @@ export function render({ entries, names }) {
   return out.join('\n');
 }
 
-/** The catalogue module's text, from the built wasm module. */
+export const CATALOGUE_TOOL = join(root, 'build/native/cpp/tools/gatelab_catalogue');
+
+/** The catalogue module's text, from the native tool's JSON. */
 export async function catalogueSource() {
-  const module = await instantiate();
-  return render(JSON.parse(module._optionCatalogue()));
+  return render(JSON.parse(execFileSync(CATALOGUE_TOOL, { encoding: 'utf8', maxBuffer: 1 << 24 })));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -22,11 +22,11 @@ val summary_of(const SampleSummary& s) {
                    "p", s.p);
 }
 
-// A Status crosses as {code, field, message} in the JS API's names (js_names). JS never hands
+// A Status crosses as {code, field, message} in the JS API's names (api_names). JS never hands
 // one back, but embind's value objects need setters: these keep what JS gives.
 std::string status_code(const Status& s) { return error_code_name(s.code); }
-std::string status_field(const Status& s) { return renamed(s, js_names()).field; }
-std::string status_message(const Status& s) { return renamed(s, js_names()).message; }
+std::string status_field(const Status& s) { return renamed(s, api_names()).field; }
+std::string status_message(const Status& s) { return renamed(s, api_names()).message; }
 void set_code(Status& s, std::string code) { s.code = code == "ok" ? ErrorCode::ok : ErrorCode::invalid_value; }
 void set_field(Status& s, std::string field) { s.field = std::move(field); }
 void set_message(Status& s, std::string message) { s.message = std::move(message); }

@@ -4,7 +4,7 @@
 //  - arrays cross as heap pointers (Ptr) to float32 buffers that web/lib/core/heap.js copies;
 //  - a problem comes back as the core's Status (exceptions are off in this build), alone or as
 //    the `error` of an object, which JS sees as {code, field, message} in its own names
-//    (js_names) and web/lib/core/errors.js throws; JS checks types first, these calls check
+//    (api_names) and web/lib/core/errors.js throws; JS checks types first, these calls check
 //    again what C++ relies on;
 //  - an options object (val) is read by a to_config(options, config) that returns its Status;
 //  - every module-level name starts with `_` (`_createLayer`): the raw module is web/lib's
@@ -28,17 +28,6 @@ namespace gatelab::bind {
 using emscripten::val;
 using Ptr = std::uintptr_t;
 inline float* f32(Ptr p) { return reinterpret_cast<float*>(p); }
-
-// The one table between the core's names and the JS API's where the rule (snake_case →
-// camelCase, per dotted part) does not give them: fields JS names differently, and option
-// values JS spells differently. Status getters below apply it.
-inline const NameMap& js_names() {
-  static const NameMap table = {
-      {"activation.beta", "beta"},  // lab.cem's swish β is `beta` beside the activation's name
-      {"per_head", "per-head"},     // the per-head diagonal, in every message that names it
-  };
-  return table;
-}
 
 // Registers named numbers on the module (caps and counts: JS sees each as a number).
 inline void constants(std::initializer_list<std::pair<const char*, double>> list) {

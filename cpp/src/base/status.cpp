@@ -93,6 +93,14 @@ std::string camel_case_words(std::string_view text) {
 
 }  // namespace
 
+const NameMap& api_names() {
+  static const NameMap table = {
+      {"activation.beta", "beta"},  // lab.cem's swish β is `beta` beside the activation's name
+      {"per_head", "per-head"},     // the per-head diagonal, in every message that names it
+  };
+  return table;
+}
+
 Status renamed(const Status& s, const NameMap& names) {
   Status out = s;
   for (const auto& [from, to] : names) replace_words(out.message, from, to);

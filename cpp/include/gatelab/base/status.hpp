@@ -94,8 +94,13 @@ std::optional<T> optional_from(Parse parse) {
   return parse(value).ok() ? std::optional<T>(value) : std::nullopt;
 }
 
-// Whole names and what another naming calls them (the JS API's, in cpp/bindings/).
+// Whole names and what another naming calls them (the JS API's: api_names).
 using NameMap = std::vector<std::pair<std::string, std::string>>;
+
+// The one table between the core's names and the JS API's where the rule below (snake_case →
+// camelCase, per dotted part) does not give them: fields JS names differently, and option values
+// JS spells differently. The bindings' Status getters and the option catalogue apply it.
+const NameMap& api_names();
 
 // s in another naming: a field listed in names takes its new name, any other becomes camelCase
 // per dotted part ("data.length_scale" → "data.lengthScale"); the message gets the listed names
