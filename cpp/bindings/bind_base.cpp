@@ -1,6 +1,6 @@
 // Embind registrations of the base area: the version, the library-wide caps, the activations'
-// properties, the layer-label rule (paper_a/labels.hpp; the names themselves cross in the option
-// catalogue, bind_catalogue.cpp) and the seed statistics
+// properties, the layer-label rule (paper_a/labels.hpp; the names themselves are in the option
+// catalogue, web/lib/catalogue.js, which cpp/tools/gatelab_catalogue prints) and the seed statistics
 // (base/stats.hpp; a few numbers per seed cross as JS arrays).
 #include "bind_common.hpp"
 

@@ -117,7 +117,7 @@ test('no TypeScript file (.ts, .d.ts) has a line over 120 columns', () => {
   assert.deepEqual(long, []);
 });
 
-test('the bindings stay thin: cpp/bindings/ holds at most 960 lines of C++', () => {
+test('the bindings stay thin: cpp/bindings/ holds at most 930 lines of C++', () => {
   // Registrations and conversions only; what computes or checks belongs in the core, where the
   // native and sanitizer tests reach it. Counted like `wc -l cpp/bindings/*.cpp cpp/bindings/*.hpp`.
   // 900 until the symmetry contract (NTK, teleport, balance, gradient norm, symmetrize) added its
@@ -126,11 +126,13 @@ test('the bindings stay thin: cpp/bindings/ holds at most 960 lines of C++', () 
   // took the place of twelve registrations of single names and labels; 960 since the orbit probe,
   // the grid search and the balance drift (three one-call registrations) and since the figures asked
   // the library for what they draw (drawParams, the seed bands, the rank table's row width):
-  // registrations only; base/param_draw.hpp and base/stats.cpp compute.
+  // registrations only; base/param_draw.hpp and base/stats.cpp compute. 930 since the catalogue
+  // moved to a native build-time tool (cpp/tools/gatelab_catalogue), the API spellings into the core
+  // (api_names), and lab.gp and the trainer's weights onto the shared readers and the module face.
   const sources = files('cpp/bindings', (p) => CPP.test(p));
   const lines = sources.reduce((sum, p) => sum + read(p).split('\n').length - 1, 0);
   assert.ok(sources.length >= 7, `the binding files are found (${sources.length})`);
-  assert.ok(lines <= 960, `cpp/bindings/ has ${lines} lines; move logic into the core`);
+  assert.ok(lines <= 930, `cpp/bindings/ has ${lines} lines; move logic into the core`);
 });
 
 test('every registered figure is declared in the types and documented in both READMEs', () => {
