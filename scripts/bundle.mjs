@@ -1,4 +1,4 @@
-// Builds the one-tag embed: the JS API, every figure and the single-file wasm module in one
+// Builds the one-tag embed: the JS API, every figure and the wasm module (inlined) in one
 // ES module (web/dist/gatelab.embed.js). Skipped when no input is newer than the output.
 // First it copies <gatelab-lm>'s text beside it: the first maxChars bytes of the corpus
 // (data/lm/README.md; the length is the lm-figure table's, through lm-preset.js) to
@@ -6,11 +6,13 @@
 import { build } from 'esbuild';
 import { existsSync, statSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'web/components/embed.js');
 const out = join(root, 'web/dist/gatelab.embed.js');
+const wasmPath = join(root, 'web/dist/gatelab_wasm.wasm');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -32,15 +34,21 @@ if (!existsSync(lmTextOut) || !readFileSync(lmTextOut).equals(lmText)) {
 
 if (!existsSync(entry)) process.exit(0);
 const inputs = Math.max(newestMtime(join(root, 'web/lib')), newestMtime(join(root, 'web/components')),
-  statSync(join(root, 'web/dist/gatelab_wasm_single.mjs')).mtimeMs);
+  ...[wasmPath, join(root, 'web/dist/gatelab_wasm.mjs')].map((path) => statSync(path).mtimeMs));
 if (existsSync(out) && statSync(out).mtimeMs >= inputs) process.exit(0);
 
-// The embed uses the loader of the single-file module (wasm inlined as base64) in place of
-// the one that fetches gatelab_wasm.wasm, so one script tag is the whole install.
+// The embed uses the loader with the wasm inlined (the base64 of its gzip, from the module the
+// build links once for every use) in place of the one that fetches gatelab_wasm.wasm, so one
+// script tag is the whole install.
 const inlineWasmLoader = {
   name: 'inline-wasm-loader',
   setup(b) {
-    b.onResolve({ filter: /\/wasm-loader\.js$/ }, () => ({ path: join(root, 'web/lib/core/wasm-loader.single.js') }));
+    b.onResolve({ filter: /\/wasm-loader\.js$/ }, () => ({ path: join(root, 'web/lib/core/wasm-loader.inline.js') }));
+    b.onResolve({ filter: /^gatelab:wasm-gzip-base64$/ }, () => ({ path: wasmPath, namespace: 'gatelab-wasm' }));
+    b.onLoad({ filter: /.*/, namespace: 'gatelab-wasm' }, () => {
+      const packed = gzipSync(readFileSync(wasmPath), { level: 9 }).toString('base64');
+      return { contents: `export default ${JSON.stringify(packed)};`, loader: 'js' };
+    });
   },
 };
 // Inside the bundle import.meta.url is web/dist/gatelab.embed.js: the figure's text is beside it.
@@ -49,25 +57,6 @@ const embedTextUrl = {
   setup(b) {
     b.onResolve({ filter: /\/lm-text-url\.js$/ },
       () => ({ path: join(root, 'web/components/paper-a/lm/lm-text-url.embed.js') }));
-  },
-};
-
-// Emscripten's single-file module first fetch()es its own data: URL and decodes the base64 only
-// when that fails; a page whose connect-src leaves out data: reports that fetch as a policy
-// violation. The bytes are inline, so the fetch is skipped for a data: URL.
-const FETCH_FIRST = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"){';
-const DECODE_DATA_URL = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){'
-  + 'if(typeof fetch=="function"&&!isDataURI(wasmBinaryFile)){';
-const decodeInlineWasm = {
-  name: 'decode-inline-wasm',
-  setup(b) {
-    b.onLoad({ filter: /gatelab_wasm_single\.mjs$/ }, () => {
-      const source = readFileSync(join(root, 'web/dist/gatelab_wasm_single.mjs'), 'utf8');
-      if (!source.includes(FETCH_FIRST)) {
-        throw new Error('bundle: the single-file module no longer has the expected wasm fetch');
-      }
-      return { contents: source.replace(FETCH_FIRST, DECODE_DATA_URL), loader: 'js' };
-    });
   },
 };
 
@@ -80,7 +69,7 @@ await build({
   // Module scripts and module workers are always decoded as UTF-8, so σ, λ and ‖ need no \u escapes.
   charset: 'utf8',
   target: 'es2022',
-  plugins: [inlineWasmLoader, decodeInlineWasm, embedTextUrl],
+  plugins: [inlineWasmLoader, embedTextUrl],
   external: ['node:*'],
   logLevel: 'warning',
 });

@@ -1,5 +1,5 @@
 // Entry of the one-tag embed bundle (scripts/bundle.mjs -> web/dist/gatelab.embed.js): the JS
-// API, every figure and the single-file wasm module in one ES module, so a blog post needs only
+// API, every figure and the wasm module (inlined, gzipped) in one ES module, so a blog post needs only
 //   <script type="module" src="https://…/gatelab.embed.js"></script>
 // The same file is also the runner's worker: loaded with `new Worker(url, { type: 'module' })`
 // it answers task requests instead of defining elements (loaded from another origin, the
