@@ -7,13 +7,17 @@
 //   bench_matmul --json     one JSON object with a row per shape (nn, the layout the peers
 //                           are compared on), for bench/run.mjs; --all adds tn and nt
 //   bench_matmul --quick    tiny sizes and short timings (a smoke test)
+// The table ends with the batched causal products attention runs (matmul_causal.hpp) at the
+// LM's size, whose GFLOP/s count only the products on and below the diagonal.
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "bench_support.hpp"
 #include "gatelab/base/matmul.hpp"
+#include "gatelab/base/matmul_causal.hpp"
 #include "gatelab/base/rng.hpp"
 
 namespace {
@@ -84,6 +88,37 @@ std::string shape_name(const Shape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n);
 }
 
+// The three batched causal products at the LM bench row's attention: 64 problems (16 sequences ×
+// 4 heads) of n = 64, d_h = 16; L is a causal softmax-like matrix (zero above the diagonal).
+void print_causal(const Timing& timing) {
+  constexpr int kCount = 64, kN = 64, kDh = 16;
+  gatelab::Pcg32 rng(1234);
+  std::vector<float> a(kCount * kN * kDh), b(a.size()), l(kCount * kN * kN), out(kCount * kN * kN);
+  for (float& x : a) x = rng.uniform(-1.0f, 1.0f);
+  for (float& x : b) x = rng.uniform(-1.0f, 1.0f);
+  for (int i = 0; i < kCount * kN; ++i) {
+    for (int j = 0; j < kN; ++j) l[i * kN + j] = j <= i % kN ? rng.uniform(0.0f, 1.0f) : 0.0f;
+  }
+  const double flops = 2.0 * kCount * kN * (kN + 1) / 2 * kDh;
+  const struct {
+    const char* name;
+    std::function<void()> call;
+  } kernels[] = {
+      {"causal_scores", [&] { gatelab::causal_scores(a.data(), b.data(), out.data(), kCount, kN, kDh); }},
+      {"causal_apply", [&] { gatelab::causal_apply(l.data(), a.data(), out.data(), kCount, kN, kDh); }},
+      {"causal_apply_transposed",
+       [&] { gatelab::causal_apply_transposed(l.data(), a.data(), out.data(), kCount, kN, kDh); }},
+  };
+  std::printf(
+      "\nbatched causal products, %d problems of n %d, d_h %d (GFLOP/s on and below the diagonal; "
+      "median / best)\n",
+      kCount, kN, kDh);
+  for (const auto& k : kernels) {
+    const gatelab::bench::PerCall t = gatelab::bench::time_per_call(k.call, timing);
+    std::printf("%-24s %6.1f / %4.1f\n", k.name, flops / t.median_s / 1e9, flops / t.best_s / 1e9);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -130,5 +165,6 @@ int main(int argc, char** argv) {
     }
   }
   if (json) std::printf("\n]}\n");
+  if (!json && !quick) print_causal(timing);
   return 0;
 }

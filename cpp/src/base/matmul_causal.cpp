@@ -39,20 +39,30 @@ inline Vec broadcast(float x) {
 template <int R, int V, class Vec>
 inline void tile(const float* coef, long rs, long cs, const float* x, long ldx, int steps, float* out, long ldo) {
   constexpr int lanes = sizeof(Vec) / sizeof(float);
+  // Every loop over r and v unrolled, so the accumulators live in registers from start to end:
+  // left as loops, GCC zeroed them on the stack and stored them through it, which cost a
+  // forwarding stall per row on every tile (the scores' tiles have only d_h steps).
   Vec acc[R][V];
+#pragma GCC unroll 16
   for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
     for (int v = 0; v < V; ++v) acc[r][v] = Vec{};
   }
   for (int t = 0; t < steps; ++t) {
     Vec xv[V];
+#pragma GCC unroll 4
     for (int v = 0; v < V; ++v) __builtin_memcpy(&xv[v], x + t * ldx + v * lanes, sizeof(Vec));
     const float* c = coef + t * cs;
+#pragma GCC unroll 16
     for (int r = 0; r < R; ++r) {
       const Vec a = broadcast<Vec>(c[r * rs]);
+#pragma GCC unroll 4
       for (int v = 0; v < V; ++v) acc[r][v] = acc[r][v] + a * xv[v];
     }
   }
+#pragma GCC unroll 16
   for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
     for (int v = 0; v < V; ++v) __builtin_memcpy(out + r * ldo + v * lanes, &acc[r][v], sizeof(Vec));
   }
 }
@@ -107,6 +117,20 @@ void blocks(const float* coef, long rs, long cs, long block_step, const float* x
   }
 }
 
+// bt (dh×n) = bᵀ, b (n×dh): 4×4 register transposes where both sizes allow, the rest element
+// by element (the element-by-element loop was a third of causal_scores' time).
+void transpose(const float* b, int n, int dh, float* bt) {
+  int j = 0;
+  if (dh % 4 == 0) {
+    for (; j + 4 <= n; j += 4) {
+      for (int t = 0; t < dh; t += 4) transpose4(b + long(j) * dh + t, dh, bt + long(t) * n + j, n);
+    }
+  }
+  for (; j < n; ++j) {
+    for (int t = 0; t < dh; ++t) bt[long(t) * n + j] = b[long(j) * dh + t];
+  }
+}
+
 struct Range {
   int first, steps;
 };
@@ -145,10 +169,7 @@ void causal_scores(const float* a, const float* b, float* s, int count, int n, i
   float* bt = transposed.data();
   const long nn = long(n) * n, nd = long(n) * dh;
   for (int p = 0; p < count; ++p) {
-    const float* bp = b + p * nd;
-    for (int j = 0; j < n; ++j) {
-      for (int t = 0; t < dh; ++t) bt[long(t) * n + j] = bp[long(j) * dh + t];
-    }
+    transpose(b + p * nd, n, dh, bt);
     // S(i, j) = Σ_t A(i, t) Bᵀ(t, j) for j ≤ i: a block of rows [i, i + R) needs the columns up
     // to its last row's diagonal, rounded up to whole vectors where the row is long enough.
     const float* ap = a + p * nd;
