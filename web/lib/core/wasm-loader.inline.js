@@ -6,8 +6,14 @@
 // needs no CSP source, and with wasmBinary given the module fetches nothing.
 import createGateLabModule from '../../dist/gatelab_wasm.mjs';
 import wasmGzipBase64 from 'gatelab:wasm-gzip-base64';
+import { GateLabError } from './errors.js';
 
 async function wasmBytes() {
+  if (typeof DecompressionStream !== 'function') {
+    throw new GateLabError('the one-file embed unpacks its wasm with DecompressionStream, which this browser lacks '
+      + '(Firefox before 113); load the npm module (gatelab.js beside gatelab_wasm.wasm) instead',
+      { argument: 'DecompressionStream', code: 'unsupported' });
+  }
   const text = atob(wasmGzipBase64);
   const packed = new Uint8Array(text.length);
   for (let i = 0; i < text.length; ++i) packed[i] = text.charCodeAt(i);
