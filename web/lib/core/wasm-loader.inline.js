@@ -21,6 +21,11 @@ async function wasmBytes() {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+// Unpacked once per page or worker: every module instance after the first reuses the bytes (the
+// first instance keeps them alive anyway, as its wasmBinary).
+let unpacked = null;
+
 export async function instantiate() {
-  return createGateLabModule({ wasmBinary: await wasmBytes() });
+  unpacked ??= wasmBytes();
+  return createGateLabModule({ wasmBinary: await unpacked });
 }
